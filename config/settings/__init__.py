@@ -1,0 +1,1 @@
+"""Settings: base.py holds everything shared; local, test and production override a little."""

@@ -1,0 +1,23 @@
+"""Test settings: fast hashing, in-memory email, eager Celery, throttling out of the way."""
+
+from .base import *
+
+SECRET_KEY = os.environ.get("SECRET_KEY") or "django-insecure-test-only"
+DEBUG = False
+ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+# Tasks run in-process even if the environment names a broker; CELERY_TEST_REAL_BROKER=1 opts out.
+if not env_bool("CELERY_TEST_REAL_BROKER"):
+    CELERY_TASK_ALWAYS_EAGER = True
+    CELERY_TASK_EAGER_PROPAGATES = True
+
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,
+    "DEFAULT_THROTTLE_RATES": {"anon": "100000/second", "user": "100000/second"},
+}
+
+# Serve static files through the finders, so tests need no collectstatic.
+WHITENOISE_AUTOREFRESH = True

@@ -1,0 +1,16 @@
+"""Root URL configuration: admin, health check, OpenAPI schema and docs, and the v1 API."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config.views import healthz
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/v1/", include("games.api.urls", namespace="games")),
+    path("api/v1/", include("tournaments.api.urls", namespace="tournaments")),
+]

@@ -1,0 +1,1 @@
+"""Admin registrations for matches, games and moves."""

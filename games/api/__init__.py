@@ -1,0 +1,1 @@
+"""HTTP API for matches, games and moves."""

@@ -1,0 +1,1 @@
+"""Models for matches, games and moves."""

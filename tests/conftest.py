@@ -1,0 +1,19 @@
+"""Fixtures shared by every test package."""
+
+import pytest
+from rest_framework.test import APIClient
+
+
+@pytest.fixture
+def api_client() -> APIClient:
+    """An unauthenticated DRF client; call `force_authenticate(user=...)` to log in."""
+    return APIClient()
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """Name the database in the header, so a run on PostgreSQL can be told from one on SQLite."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    where = f" at {database['HOST']}:{database['PORT']}" if database.get("HOST") else ""
+    return f"database: {database['ENGINE']}{where}"

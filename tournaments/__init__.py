@@ -1,0 +1,1 @@
+"""Tournaments app: players, clubs, tournaments, brackets, standings and ratings."""

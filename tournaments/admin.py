@@ -1,0 +1,1 @@
+"""Admin registrations for players, clubs, tournaments and brackets."""

@@ -1,0 +1,1 @@
+"""HTTP API for players, clubs, tournaments and brackets."""

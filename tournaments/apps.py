@@ -1,0 +1,8 @@
+"""App configuration for tournaments."""
+
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "tournaments"

@@ -1,0 +1,1 @@
+"""Models for players, clubs, tournaments and brackets."""
