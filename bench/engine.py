@@ -1,0 +1,79 @@
+"""Engine throughput: positions answered per second and random games per second, per variant.
+
+Positions and dice are drawn from random self-play (seeded), then every query is answered again
+in a timed loop in this one process. Prints a table; run with `make bench` or
+`.venv/bin/python bench/engine.py [--positions N] [--games N]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engine import VARIANT_NAMES, Options, Position, legal_plays, start_position  # noqa: E402
+
+Query = tuple[Position, list[int] | None]
+
+
+def play_random_game(variant: str, rng: random.Random, options: Options, record: list[Query]) -> int:
+    """Play one game with random legal plays; return the number of decisions made."""
+    position = start_position(variant, rng.choice("wb"))
+    for decisions in range(1, 5000):
+        dice = None if position.pending else [rng.randint(1, 6), rng.randint(1, 6)]
+        record.append((position, dice))
+        outcome = rng.choice(legal_plays(variant, position, dice, options))
+        if outcome.result is not None:
+            return decisions
+        position = outcome.position
+    return decisions  # a Gjul Bara game can lock up; stop it there
+
+
+def sample_queries(variant: str, count: int, rng: random.Random, options: Options) -> list[Query]:
+    record: list[Query] = []
+    while len(record) < count * 4:
+        play_random_game(variant, rng, options, record)
+    return rng.sample(record, count)
+
+
+def time_queries(variant: str, queries: list[Query], options: Options) -> tuple[float, list[float]]:
+    latencies = []
+    start = time.perf_counter()
+    for position, dice in queries:
+        t0 = time.perf_counter()
+        legal_plays(variant, position, dice, options)
+        latencies.append(time.perf_counter() - t0)
+    return time.perf_counter() - start, latencies
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--positions", type=int, default=3000)
+    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=20261122)
+    args = parser.parse_args()
+    options = Options()
+    print(f"{'variant':9} {'positions/s':>12} {'mean ms':>8} {'p99 ms':>8} {'max ms':>8} {'games/s':>8}")
+    for variant in VARIANT_NAMES:
+        rng = random.Random(args.seed)
+        queries = sample_queries(variant, args.positions, rng, options)
+        elapsed, latencies = time_queries(variant, queries, options)
+        latencies.sort()
+        p99 = latencies[int(len(latencies) * 0.99)]
+        start = time.perf_counter()
+        for _ in range(args.games):
+            play_random_game(variant, rng, options, [])
+        games_per_second = args.games / (time.perf_counter() - start)
+        print(
+            f"{variant:9} {len(queries) / elapsed:12,.0f} {statistics.mean(latencies) * 1e3:8.3f}"
+            f" {p99 * 1e3:8.2f} {latencies[-1] * 1e3:8.2f} {games_per_second:8.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

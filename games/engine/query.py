@@ -1,0 +1,52 @@
+"""The contract's query/answer objects (RULES.md Appendix A): one JSON object in, one out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import EngineError
+from .generate import legal_plays
+from .options import Options
+from .position import Position
+from .variants import find_variant
+
+QUERY_KEYS = {"variant", "position", "dice", "options"}
+
+
+def answer_query(query: Any) -> dict[str, Any]:
+    """Answer one query: ``{"plays": [...]}``; raises an EngineError for a bad query.
+
+    >>> from games.engine import start_position
+    >>> q = {"variant": "tabla", "position": start_position("tabla").to_json(), "dice": [6, 5]}
+    >>> len(answer_query(q)["plays"])
+    4
+    """
+    if not isinstance(query, Mapping):
+        raise EngineError(f"a query must be a JSON object, got {type(query).__name__}")
+    unknown = set(query) - QUERY_KEYS
+    if unknown:
+        raise EngineError(f"unknown query key(s): {', '.join(sorted(unknown))}")
+    variant = find_variant(query.get("variant"))
+    if "position" not in query:
+        raise EngineError("the query has no position")
+    position = Position.from_json(query["position"])
+    options = Options.from_json(query.get("options"))
+    outcomes = legal_plays(variant.name, position, query.get("dice"), options)
+    return {"plays": [outcome.to_json() for outcome in outcomes]}
+
+
+def answer_line(line: str) -> dict[str, Any]:
+    """Answer one JSON line; any error becomes ``{"error": message}`` so a batch goes on."""
+    import json
+
+    try:
+        query = json.loads(line)
+    except json.JSONDecodeError as error:
+        return {"error": f"the line is not valid JSON: {error}"}
+    try:
+        return answer_query(query)
+    except ValueError as error:
+        return {"error": str(error)}
+    except RecursionError:
+        return {"error": "the query is nested too deeply"}
