@@ -80,7 +80,7 @@ class StepRules:
         if node[OWN_BAR]:
             target = 25 - die
             if node[target] - ZERO >= min_landing:
-                return [(25, target, self._land(bytearray(node), 25, target))]
+                return [(25, target, self.land(bytearray(node), 25, target))]
             return []
         highest = highest_own_point(node)
         bear_off = self.can_bear_off(node, highest)
@@ -98,14 +98,14 @@ class StepRules:
                 if node[target] - ZERO < min_landing:
                     continue
                 if special:
-                    if source == 24 and not self._may_leave_start(node):
+                    if source == 24 and not self.may_leave_start(node):
                         continue
-                    after = self._land(bytearray(node), source, target)
+                    after = self.land(bytearray(node), source, target)
                     if self._forbidden_by_fevga(node, after, target):
                         continue
                     found.append((source, target, after))
                 else:
-                    found.append((source, target, self._land(bytearray(node), source, target)))
+                    found.append((source, target, self.land(bytearray(node), source, target)))
             elif bear_off and (target == 0 or source == highest):
                 cells = bytearray(node)
                 cells[source] = ZERO - 1 if code == PIN + 1 else ZERO + code - 1
@@ -113,7 +113,8 @@ class StepRules:
                 found.append((source, 0, bytes(cells)))
         return found
 
-    def _land(self, cells: bytearray, source: int, target: int) -> Node:
+    def land(self, cells: bytearray, source: int, target: int) -> Node:
+        """Move one checker from ``source`` to a ``target`` that may be landed on."""
         if source == 25:
             cells[OWN_BAR] -= 1
         else:
@@ -133,7 +134,8 @@ class StepRules:
             cells[target] += 1
         return bytes(cells)
 
-    def _may_leave_start(self, node: Node) -> bool:
+    def may_leave_start(self, node: Node) -> bool:
+        """May a checker leave the 24-point now (head rule, Fevga F1)?"""
         if self.head_rule and node[HEAD] >= 1:
             return False
         if not self.first_runner:

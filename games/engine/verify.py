@@ -62,7 +62,7 @@ def check_play(
         full = len(path) == decision.found.length or rules.end_of(node) is not None
         if full and node[:27] in decision.paths:
             return decision.outcome(node[:27], path)
-    raise IllegalPlayError(_must_play_reason(decision, play, alternatives))
+    raise IllegalPlayError(_must_play_reason(decision, play))
 
 
 def explain_step(rules: StepRules, node: Node, remaining: tuple[int, ...], move: Move) -> str:
@@ -100,29 +100,31 @@ def _source_problem(rules: StepRules, node: Node, source: int) -> str | None:
             f"the checker on {source} hit in your home board and may not move again this turn "
             "(tabla_hit_and_run_home is off)"
         )
-    if source == 24 and rules.head_rule and node[HEAD] >= 1:
-        return "head_rule: only one checker may leave the 24-point per turn"
     return None
 
 
 def _landing_problem(rules: StepRules, node: Node, source: int, target: int) -> str:
     code = node[target] - ZERO
     if code < -PIN:
-        return f"point {target} holds your own pinned checker under an opposing pinner"
+        return (
+            f"point {target} is blocked: the opposing checker there pins yours, "
+            "and a pinner cannot be pinned"
+        )
     if code < -1:
         return f"point {target} is blocked ({-code} opposing checkers)"
     if code == -1 and rules.min_landing == 0:
         return f"point {target} is held by an opposing checker (no hitting in gul_bara)"
-    if source == 24 and rules.first_runner:
+    if source == 24 and not rules.may_leave_start(node):
+        if rules.head_rule and node[HEAD] >= 1:
+            return "head_rule: only one checker may leave the 24-point per turn"
         return (
             "first_runner: a second checker may not leave the start until the first has passed "
             "the opponent's start (point 11)"
         )
-    if rules.start_quarter_block:
+    after = rules.land(bytearray(node), source, target)
+    if rules.start_quarter_block and all(after[q] > ZERO for q in range(19, 25)):
         return "start_quarter_block: you may not hold all six points 19-24 at once"
-    if rules.prime_needs_opponent_ahead:
-        return "six_prime: six points in a row only while an opposing checker is ahead of them"
-    return f"{source}/{target} is not a legal step here"
+    return "six_prime: six points in a row only while an opposing checker is ahead of them"
 
 
 def _bear_off_problem(
@@ -144,7 +146,7 @@ def _bear_off_problem(
     )
 
 
-def _must_play_reason(decision: Decision, play: Play, alternatives: Alternatives) -> str:
+def _must_play_reason(decision: Decision, play: Play) -> str:
     found = decision.found
     example = str(decision.outcome(*next(iter(decision.paths.items()))).play) or "pass"
     steps = len(play.moves)
