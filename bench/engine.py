@@ -8,6 +8,7 @@ in a timed loop in this one process. Prints a table; run with `make bench` or
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -17,11 +18,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import VARIANT_NAMES, Options, Position, legal_plays, start_position  # noqa: E402
+from games.engine.query import answer_line  # noqa: E402
 
 Query = tuple[Position, list[int] | None]
 
 
-def play_random_game(variant: str, rng: random.Random, options: Options, record: list[Query]) -> int:
+def play_random_game(
+    variant: str, rng: random.Random, options: Options, record: list[Query]
+) -> int:
     """Play one game with random legal plays; return the number of decisions made."""
     position = start_position(variant, rng.choice("wb"))
     for decisions in range(1, 5000):
@@ -42,6 +46,7 @@ def sample_queries(variant: str, count: int, rng: random.Random, options: Option
 
 
 def time_queries(variant: str, queries: list[Query], options: Options) -> tuple[float, list[float]]:
+    """All legal plays per query (positions after each play are built on demand)."""
     latencies = []
     start = time.perf_counter()
     for position, dice in queries:
@@ -51,6 +56,17 @@ def time_queries(variant: str, queries: list[Query], options: Options) -> tuple[
     return time.perf_counter() - start, latencies
 
 
+def time_json_answers(variant: str, queries: list[Query], options: Options) -> float:
+    """The CLI's work without the I/O: JSON in, every play with its POSITION_AFTER JSON out."""
+    lines = [
+        json.dumps({"variant": variant, "position": p.to_json(), "dice": d}) for p, d in queries
+    ]
+    start = time.perf_counter()
+    for line in lines:
+        json.dumps(answer_line(line))
+    return len(lines) / (time.perf_counter() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=3000)
@@ -58,7 +74,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261122)
     args = parser.parse_args()
     options = Options()
-    print(f"{'variant':9} {'positions/s':>12} {'mean ms':>8} {'p99 ms':>8} {'max ms':>8} {'games/s':>8}")
+    print(
+        f"{'variant':9} {'positions/s':>12} {'mean ms':>8} {'p99 ms':>8} {'max ms':>8}"
+        f" {'JSON answers/s':>15} {'games/s':>8}"
+    )
     for variant in VARIANT_NAMES:
         rng = random.Random(args.seed)
         queries = sample_queries(variant, args.positions, rng, options)
@@ -69,9 +88,11 @@ def main() -> None:
         for _ in range(args.games):
             play_random_game(variant, rng, options, [])
         games_per_second = args.games / (time.perf_counter() - start)
+        answers = time_json_answers(variant, queries, options)
         print(
             f"{variant:9} {len(queries) / elapsed:12,.0f} {statistics.mean(latencies) * 1e3:8.3f}"
-            f" {p99 * 1e3:8.2f} {latencies[-1] * 1e3:8.2f} {games_per_second:8.1f}"
+            f" {p99 * 1e3:8.2f} {latencies[-1] * 1e3:8.2f} {answers:15,.0f}"
+            f" {games_per_second:8.1f}"
         )
 
 
