@@ -4,13 +4,17 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from config.views import healthz
+from config.views import TokenView, healthz
+
+handler404 = "config.views.not_found"
+handler500 = "config.views.server_error"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/v1/auth/token/", TokenView.as_view(), name="auth-token"),
     path("api/v1/", include("games.api.urls", namespace="games")),
     path("api/v1/", include("tournaments.api.urls", namespace="tournaments")),
 ]

@@ -1,1 +1,223 @@
-"""Models for matches, games and moves."""
+"""Models for matches, games, the append-only turn log and over-the-board result reports."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tournaments.models import Player
+
+RESULT_KINDS = [
+    ("single", "single"),
+    ("mars", "mars"),
+    ("triple", "triple"),
+    ("mother", "mother"),
+    ("tie", "tie"),
+]
+VARIANTS = [("tabla", "Tabla"), ("gul_bara", "Gjul Bara"), ("tapa", "Tapa")]
+
+
+class Match(models.Model):
+    """Two players, a target score and the club's rule options (RULES.md §6, §8)."""
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled"
+        IN_PROGRESS = "in_progress"
+        FINISHED = "finished"
+        FORFEITED = "forfeited"
+
+    class Mode(models.TextChoices):
+        ONLINE = "online"  # the server rolls, the engine checks every play
+        OVER_THE_BOARD = "over_the_board"  # games are reported and confirmed
+        IMPORTED = "imported"  # replayed from an export file
+
+    player_one = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_two = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="organised_matches",
+    )
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.ONLINE)
+    target_score = models.PositiveIntegerField(default=5)
+    options = models.JSONField(default=dict, help_text="Options.to_json() of the engine")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SCHEDULED)
+    score_one = models.PositiveIntegerField(default=0)
+    score_two = models.PositiveIntegerField(default=0)
+    winner = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # Placeholder until the Tournament model exists (a later issue turns it into a foreign key).
+    tournament_slot = models.CharField(max_length=64, blank=True, db_index=True)
+    is_public = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(player_one=models.F("player_two")), name="match_two_players"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk}: {self.player_one} v {self.player_two}"
+
+    @property
+    def players(self) -> tuple[Player, Player]:
+        return (self.player_one, self.player_two)
+
+
+class Game(models.Model):
+    """One game of a match. The player who starts plays white (``turn`` "w" at the start)."""
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress"
+        FINISHED = "finished"
+        ABANDONED = "abandoned"  # the match was forfeited while this game was on
+
+    class EndedBy(models.TextChoices):
+        PLAY = "play"
+        RESIGNATION = "resignation"
+        STUCK = "stuck"
+        REPORT = "report"
+        IMPORT = "import"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField()
+    variant = models.CharField(max_length=16, choices=VARIANTS)
+    white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    opening_rolls = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="opening roll: [[player one's die, player two's die], ...]",
+    )
+    position = models.JSONField(help_text="current POSITION (engine JSON)")
+    dice = models.JSONField(null=True, blank=True, help_text="dice on the table, not yet played")
+    ply = models.PositiveIntegerField(default=1, help_text="number of the next decision")
+    idle_rolls = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
+    ended_by = models.CharField(max_length=16, choices=EndedBy.choices, blank=True)
+    result_winner = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    result_kind = models.CharField(max_length=8, choices=RESULT_KINDS, blank=True)
+    result_points = models.PositiveIntegerField(null=True, blank=True)
+    resigned_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # Dice commitment: seed_commitment = SHA-256(seed) is public from the start; the seed is
+    # revealed once the game is over (games/dice.py). Empty for reported or imported games.
+    seed = models.CharField(max_length=64, blank=True)
+    seed_commitment = models.CharField(max_length=64, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="game_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.number} ({self.variant}) of match {self.match_id}"
+
+    @property
+    def starter(self) -> Player:
+        return self.white
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != self.Status.IN_PROGRESS
+
+    @property
+    def seed_revealed(self) -> bool:
+        return self.is_over and bool(self.seed)
+
+    def player_of(self, colour: str) -> Player:
+        return self.white if colour == "w" else self.black
+
+    def colour_of(self, player: Player) -> str | None:
+        if player.pk == self.white_id:
+            return "w"
+        if player.pk == self.black_id:
+            return "b"
+        return None
+
+
+class Turn(models.Model):
+    """One decision, appended and never changed: a rolled play (a pass has no moves) or a
+    Gjul Bara pending stage played before rolling. Replaying them must reach Game.position."""
+
+    class Kind(models.TextChoices):
+        ROLL = "roll"
+        PENDING = "pending"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
+    ply = models.PositiveIntegerField()
+    side = models.CharField(max_length=1, choices=[("w", "white"), ("b", "black")])
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    dice = models.JSONField(help_text="the roll, or the pending stage played")
+    moves = models.JSONField(default=list, help_text='["24/18", "13/8"]; [] is a pass')
+    position_after = models.JSONField()
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="turn_unique_ply"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.ply} {self.side} {self.dice} {' '.join(self.moves)}"
+
+
+class ResultReport(models.Model):
+    """A game result reported for over-the-board play; it counts once confirmed or overridden."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        CONFIRMED = "confirmed"
+        DISPUTED = "disputed"
+        OVERRIDDEN = "overridden"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    game_number = models.PositiveIntegerField()
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    starter = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    winner = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    kind = models.CharField(max_length=8, choices=RESULT_KINDS)
+    points = models.PositiveIntegerField()
+    record = models.JSONField(
+        null=True, blank=True, help_text='[{"dice": [6, 5] | null, "moves": "24/18 18/13"}, ...]'
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    responded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    responded_at = models.DateTimeField(null=True, blank=True)
+    dispute_reason = models.TextField(blank=True)
+    game = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="report"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "id"]
+
+    def __str__(self) -> str:
+        return f"Report {self.pk} on match {self.match_id}, game {self.game_number}"
+
+    @property
+    def counts(self) -> bool:
+        return self.status in (self.Status.CONFIRMED, self.Status.OVERRIDDEN)

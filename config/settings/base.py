@@ -112,9 +112,10 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Token first, so an unauthenticated request gets 401 with a WWW-Authenticate header.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticatedOrReadOnly",
@@ -129,7 +130,10 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_RATE_ANON", "120/minute"),
         "user": os.environ.get("THROTTLE_RATE_USER", "600/minute"),
+        # POST endpoints of the games API (games.api.throttling.WriteRateThrottle).
+        "writes": os.environ.get("THROTTLE_RATE_WRITES", "240/minute"),
     },
+    "EXCEPTION_HANDLER": "games.api.exceptions.exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {
@@ -137,6 +141,13 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Matches and tournaments of Tabla, Gjul Bara and Tapa.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "games.models.Match.Status",
+        "GameStatusEnum": "games.models.Game.Status",
+        "ReportStatusEnum": "games.models.ResultReport.Status",
+        "TurnKindEnum": "games.models.Turn.Kind",
+        "ResultKindEnum": "games.models.RESULT_KINDS",
+    },
 }
 
 # Celery: with no broker configured, tasks run eagerly in-process.

@@ -16,7 +16,11 @@ if not env_bool("CELERY_TEST_REAL_BROKER"):
 
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,
-    "DEFAULT_THROTTLE_RATES": {"anon": "100000/second", "user": "100000/second"},
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": "100000/second",
+        "user": "100000/second",
+        "writes": "100000/second",
+    },
 }
 
 # Serve static files through the finders, so tests need no collectstatic.

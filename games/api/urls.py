@@ -1,7 +1,37 @@
 """Routes of the games API, mounted under /api/v1/ with the namespace "games"."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
+
+from games.api import views
 
 app_name = "games"
 
-urlpatterns: list[URLPattern | URLResolver] = []
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("matches/", views.MatchListCreateView.as_view(), name="match-list"),
+    path("matches/import/", views.MatchImportView.as_view(), name="match-import"),
+    path("matches/<int:pk>/", views.MatchDetailView.as_view(), name="match-detail"),
+    path("matches/<int:pk>/start/", views.MatchStartView.as_view(), name="match-start"),
+    path("matches/<int:pk>/forfeit/", views.MatchForfeitView.as_view(), name="match-forfeit"),
+    path("matches/<int:pk>/export/", views.MatchExportView.as_view(), name="match-export"),
+    path("matches/<int:pk>/results/", views.ResultListCreateView.as_view(), name="result-list"),
+    path(
+        "matches/<int:pk>/results/<int:rid>/confirm/",
+        views.ResultConfirmView.as_view(),
+        name="result-confirm",
+    ),
+    path(
+        "matches/<int:pk>/results/<int:rid>/dispute/",
+        views.ResultDisputeView.as_view(),
+        name="result-dispute",
+    ),
+    path(
+        "matches/<int:pk>/results/<int:rid>/override/",
+        views.ResultOverrideView.as_view(),
+        name="result-override",
+    ),
+    path("games/<int:pk>/", views.GameDetailView.as_view(), name="game-detail"),
+    path("games/<int:pk>/roll/", views.DiceRollView.as_view(), name="dice-roll"),
+    path("games/<int:pk>/plays/", views.PlaySubmitView.as_view(), name="play-submit"),
+    path("games/<int:pk>/resign/", views.GameResignView.as_view(), name="game-resign"),
+    path("games/<int:pk>/dice-proof/", views.DiceProofView.as_view(), name="dice-proof"),
+]

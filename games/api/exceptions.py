@@ -1,0 +1,25 @@
+"""Turns service and engine errors into JSON responses with a clear message, never a 500."""
+
+from typing import Any
+
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from games.engine import EngineError
+from games.errors import ConflictError, InvalidRequestError, NotAllowedError
+
+STATUS_FOR = (
+    (NotAllowedError, status.HTTP_403_FORBIDDEN),
+    (ConflictError, status.HTTP_409_CONFLICT),
+    (InvalidRequestError, status.HTTP_400_BAD_REQUEST),
+    (EngineError, status.HTTP_400_BAD_REQUEST),
+)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's handler, plus: 403 not allowed, 409 conflict, 400 invalid input or engine error."""
+    for error_class, code in STATUS_FOR:
+        if isinstance(exc, error_class):
+            return Response({"detail": str(exc)}, status=code)
+    return drf_exception_handler(exc, context)

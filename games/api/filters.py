@@ -1,0 +1,20 @@
+"""Query filters of the match list: ?player=, ?status=, ?tournament=, ?mode=."""
+
+import django_filters
+from django.db.models import Q, QuerySet
+
+from games.models import Match
+
+
+class MatchFilter(django_filters.FilterSet):
+    player = django_filters.NumberFilter(method="filter_player", label="player id (either side)")
+    status = django_filters.ChoiceFilter(choices=Match.Status.choices)
+    tournament = django_filters.CharFilter(field_name="tournament_slot")
+    mode = django_filters.ChoiceFilter(choices=Match.Mode.choices)
+
+    class Meta:
+        model = Match
+        fields = ["player", "status", "tournament", "mode"]
+
+    def filter_player(self, queryset: QuerySet[Match], name: str, value: int) -> QuerySet[Match]:
+        return queryset.filter(Q(player_one_id=value) | Q(player_two_id=value))

@@ -1,0 +1,316 @@
+"""Shapes of the games API: strict inputs (unknown fields are errors) and read-only outputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games import selectors
+from games.models import Game, Match, ResultReport, Turn
+from tournaments.models import Player
+
+
+class StrictSerializer(serializers.Serializer):
+    """Rejects fields it does not know, so a typo is an error rather than silently ignored."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {name: ["unknown field"] for name in unknown}, code="unknown_field"
+                )
+        return super().to_internal_value(data)
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "example": "24/18 18/13"},
+            {"type": "array", "items": {"type": "string"}, "example": ["24/18", "18/13"]},
+        ]
+    }
+)
+class MovesField(serializers.Field):
+    """A play as "24/18 18/13" or ["24/18", "18/13"]; the engine checks the notation."""
+
+    default_error_messages = {"invalid": "moves must be a string or a list of strings"}
+
+    def to_internal_value(self, data: Any) -> str | list[str]:
+        if isinstance(data, str):
+            return data
+        if isinstance(data, list) and all(isinstance(item, str) for item in data):
+            return data
+        self.fail("invalid")
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+@extend_schema_field(OpenApiTypes.OBJECT)
+class JSONObjectField(serializers.JSONField):
+    """A JSON object (a dict), e.g. rule options."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("expected a JSON object")
+        return value
+
+
+class PlayerRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "display_name"]
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+# --- inputs -----------------------------------------------------------------------------------
+
+
+class MatchCreateSerializer(StrictSerializer):
+    player_one = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    player_two = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    target_score = serializers.IntegerField(min_value=1, max_value=99, required=False)
+    options = JSONObjectField(required=False, help_text="RULES.md §8 keys and/or a preset")
+    mode = serializers.ChoiceField(
+        choices=[Match.Mode.ONLINE, Match.Mode.OVER_THE_BOARD], default=Match.Mode.ONLINE
+    )
+    tournament_slot = serializers.CharField(max_length=64, required=False, default="")
+    is_public = serializers.BooleanField(default=True)
+    start = serializers.BooleanField(default=True, help_text="online: start game 1 at once")
+
+
+class MatchImportSerializer(StrictSerializer):
+    player_one = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    player_two = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    lines = serializers.CharField(help_text="the JSON-lines text of a match export")
+
+
+class MatchForfeitSerializer(StrictSerializer):
+    loser = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+
+
+class PlaySubmitSerializer(StrictSerializer):
+    ply = serializers.IntegerField(min_value=1, max_value=1_000_000)
+    moves = MovesField()
+
+
+class ResignSerializer(StrictSerializer):
+    kind = serializers.ChoiceField(choices=["single", "mars"], default="single")
+
+
+class RecordTurnSerializer(StrictSerializer):
+    dice = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True, required=False, default=None
+    )
+    moves = MovesField()
+
+
+class ResultInputSerializer(StrictSerializer):
+    winner = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), allow_null=True)
+    points = serializers.IntegerField(min_value=0, max_value=3)
+    kind = serializers.ChoiceField(
+        choices=["single", "mars", "triple", "mother", "tie"], required=False
+    )
+    starter = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), required=False, allow_null=True
+    )
+    record = RecordTurnSerializer(many=True, required=False, allow_null=True)
+
+
+class DisputeSerializer(StrictSerializer):
+    reason = serializers.CharField(max_length=2000, required=False, default="", allow_blank=True)
+
+
+# --- outputs ----------------------------------------------------------------------------------
+
+
+class TurnSerializer(serializers.ModelSerializer):
+    position_after = JSONObjectField()
+    result = JSONObjectField(allow_null=True)
+
+    class Meta:
+        model = Turn
+        fields = ["ply", "side", "kind", "dice", "moves", "position_after", "result", "created_at"]
+
+
+class GameResultSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(allow_null=True, help_text="player id; null for a tie")
+    kind = serializers.CharField()
+    points = serializers.IntegerField()
+    ended_by = serializers.CharField()
+    resigned_by = serializers.IntegerField(allow_null=True)
+
+
+class LegalPlaySerializer(serializers.Serializer):
+    moves = serializers.ListField(child=serializers.CharField())
+    notation = serializers.CharField()
+    ends_game = serializers.BooleanField()
+
+
+class GameSummarySerializer(serializers.ModelSerializer):
+    white = PlayerRefSerializer()
+    black = PlayerRefSerializer()
+    result = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = ["id", "number", "variant", "status", "white", "black", "result"]
+
+    @extend_schema_field(GameResultSerializer(allow_null=True))
+    def get_result(self, game: Game) -> dict[str, Any] | None:
+        if game.status != Game.Status.FINISHED:
+            return None
+        return {
+            "winner": game.result_winner_id,
+            "kind": game.result_kind,
+            "points": game.result_points,
+            "ended_by": game.ended_by,
+            "resigned_by": game.resigned_by_id,
+        }
+
+
+class GameDetailSerializer(GameSummarySerializer):
+    position = JSONObjectField()
+    turn = serializers.SerializerMethodField(help_text="colour to move: w or b")
+    player_to_move = serializers.SerializerMethodField()
+    roll_due = serializers.SerializerMethodField()
+    legal_plays = serializers.SerializerMethodField()
+    turns = serializers.SerializerMethodField()
+    seed = serializers.SerializerMethodField(help_text="revealed when the game is over")
+    next_game = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            *GameSummarySerializer.Meta.fields,
+            "match",
+            "opening_rolls",
+            "position",
+            "turn",
+            "player_to_move",
+            "ply",
+            "dice",
+            "roll_due",
+            "legal_plays",
+            "seed_commitment",
+            "seed",
+            "started_at",
+            "finished_at",
+            "next_game",
+            "turns",
+        ]
+
+    def get_turn(self, game: Game) -> str:
+        return str(game.position["turn"])
+
+    @extend_schema_field(PlayerRefSerializer(allow_null=True))
+    def get_player_to_move(self, game: Game) -> dict[str, Any] | None:
+        player = selectors.player_to_move(game)
+        return PlayerRefSerializer(player).data if player else None
+
+    def get_roll_due(self, game: Game) -> bool:
+        return selectors.is_roll_due(game)
+
+    @extend_schema_field(LegalPlaySerializer(many=True))
+    def get_legal_plays(self, game: Game) -> list[dict[str, Any]]:
+        return [
+            {
+                "moves": outcome.play.to_json(),
+                "notation": str(outcome.play),
+                "ends_game": outcome.result is not None,
+            }
+            for outcome in selectors.game_legal_plays(game)
+        ]
+
+    @extend_schema_field(TurnSerializer(many=True))
+    def get_turns(self, game: Game) -> list[dict[str, Any]]:
+        return TurnSerializer(selectors.game_turns(game), many=True).data
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_seed(self, game: Game) -> str | None:
+        return game.seed if game.seed_revealed else None
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_next_game(self, game: Game) -> int | None:
+        following = game.match.games.filter(number=game.number + 1).first()
+        return following.pk if following else None
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    player_one = PlayerRefSerializer()
+    player_two = PlayerRefSerializer()
+    options = JSONObjectField()
+    games = GameSummarySerializer(many=True, read_only=True)
+    current_game = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "player_one",
+            "player_two",
+            "organiser",
+            "mode",
+            "target_score",
+            "options",
+            "status",
+            "score_one",
+            "score_two",
+            "winner",
+            "tournament_slot",
+            "is_public",
+            "current_game",
+            "games",
+            "created_at",
+        ]
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_current_game(self, match: Match) -> int | None:
+        game = selectors.current_game(match)
+        return game.pk if game else None
+
+
+class ResultReportSerializer(serializers.ModelSerializer):
+    record = serializers.JSONField(allow_null=True)
+
+    class Meta:
+        model = ResultReport
+        fields = [
+            "id",
+            "match",
+            "game_number",
+            "reporter",
+            "starter",
+            "winner",
+            "kind",
+            "points",
+            "record",
+            "status",
+            "responded_by",
+            "responded_at",
+            "dispute_reason",
+            "game",
+            "created_at",
+        ]
+
+
+class DiceProofSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    commitment = serializers.CharField()
+    seed = serializers.CharField(allow_null=True)
+    revealed = serializers.BooleanField()
+    opening_rolls = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField())
+    )
+    rolls = serializers.ListField(child=serializers.DictField())
+    derivation = serializers.CharField()
+    verified = serializers.BooleanField(allow_null=True)
+    problems = serializers.ListField(child=serializers.CharField())

@@ -1,0 +1,252 @@
+"""HTTP endpoints of the games API: each validates input, calls one service or selector, and
+serializes the result. Errors become JSON through games.api.exceptions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.api import serializers as s
+from games.api.filters import MatchFilter
+from games.api.renderers import JSONLinesRenderer
+from games.api.throttling import WriteRateThrottle
+from games.engine import EngineError
+from games.models import Game, Match, ResultReport
+
+
+def errors(*codes: int) -> dict[int, Any]:
+    """Documented error responses: 400 bodies name the bad fields, the others carry detail."""
+    return {code: OpenApiTypes.OBJECT if code == 400 else s.ErrorSerializer for code in codes}
+
+
+def validated(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class WriteView(APIView):
+    throttle_classes = [*api_settings.DEFAULT_THROTTLE_CLASSES, WriteRateThrottle]
+
+
+def visible_match(request: Request, pk: int) -> Match:
+    return get_object_or_404(selectors.match_list(user=request.user), pk=pk)
+
+
+def visible_game(request: Request, pk: int) -> Game:
+    return get_object_or_404(selectors.game_list(user=request.user), pk=pk)
+
+
+def game_response(game: Game, code: int = status.HTTP_200_OK) -> Response:
+    return Response(s.GameDetailSerializer(game).data, status=code)
+
+
+# --- matches ----------------------------------------------------------------------------------
+
+
+class MatchListCreateView(generics.ListAPIView, WriteView):
+    serializer_class = s.MatchSerializer
+    filterset_class = MatchFilter
+
+    def get_queryset(self) -> Any:
+        return selectors.match_list(user=self.request.user).prefetch_related("games")
+
+    @extend_schema(responses={200: s.MatchSerializer(many=True), **errors(400, 404)})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        request=s.MatchCreateSerializer,
+        responses={201: s.MatchSerializer, **errors(400, 401, 403)},
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(s.MatchCreateSerializer, request)
+        match = services.match_create(creator=request.user, **data)
+        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+
+
+class MatchDetailView(APIView):
+    @extend_schema(responses={200: s.MatchSerializer, **errors(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(s.MatchSerializer(visible_match(request, pk)).data)
+
+
+class MatchStartView(WriteView):
+    @extend_schema(request=None, responses={200: s.MatchSerializer, **errors(401, 403, 404, 409)})
+    def post(self, request: Request, pk: int) -> Response:
+        match = services.match_start(match=visible_match(request, pk), user=request.user)
+        return Response(s.MatchSerializer(match).data)
+
+
+class MatchForfeitView(WriteView):
+    @extend_schema(
+        request=s.MatchForfeitSerializer,
+        responses={200: s.MatchSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        data = validated(s.MatchForfeitSerializer, request)
+        match = services.match_forfeit(
+            match=visible_match(request, pk), user=request.user, loser=data["loser"]
+        )
+        return Response(s.MatchSerializer(match).data)
+
+
+class MatchExportView(APIView):
+    renderer_classes = [JSONLinesRenderer, JSONRenderer]
+
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                response={"type": "array", "items": {"type": "object"}},
+                description="JSON lines: a match header, then per game a header, "
+                "one line per turn (dice, moves, POSITION after) and an end line",
+            ),
+            **errors(404),
+        }
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(selectors.match_export(visible_match(request, pk)))
+
+
+class MatchImportView(WriteView):
+    @extend_schema(
+        request=s.MatchImportSerializer,
+        responses={201: s.MatchSerializer, **errors(400, 401, 403)},
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(s.MatchImportSerializer, request)
+        match = services.match_import(
+            text=data["lines"],
+            creator=request.user,
+            player_one=data["player_one"],
+            player_two=data["player_two"],
+        )
+        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+
+
+# --- games ------------------------------------------------------------------------------------
+
+
+class GameDetailView(APIView):
+    @extend_schema(responses={200: s.GameDetailSerializer, **errors(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        return game_response(visible_game(request, pk))
+
+
+class DiceRollView(WriteView):
+    @extend_schema(
+        request=None, responses={200: s.GameDetailSerializer, **errors(401, 403, 404, 409)}
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        player = selectors.player_for(request.user)
+        return game_response(services.dice_roll(game=visible_game(request, pk), player=player))
+
+
+class PlaySubmitView(WriteView):
+    @extend_schema(
+        request=s.PlaySubmitSerializer,
+        responses={
+            200: s.GameDetailSerializer,
+            **errors(400, 401, 403, 404, 409),
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = visible_game(request, pk)
+        data = validated(s.PlaySubmitSerializer, request)
+        player = selectors.player_for(request.user)
+        try:
+            game = services.play_submit(game=game, player=player, **data)
+        except EngineError as error:
+            legal = [outcome.play.to_json() for outcome in selectors.game_legal_plays(game)]
+            body = {
+                "detail": str(error),
+                "step": getattr(error, "step", None),
+                "legal_plays": legal,
+            }
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        return game_response(game)
+
+
+class GameResignView(WriteView):
+    @extend_schema(
+        request=s.ResignSerializer,
+        responses={200: s.GameDetailSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = visible_game(request, pk)
+        data = validated(s.ResignSerializer, request)
+        player = selectors.player_for(request.user)
+        return game_response(services.game_resign(game=game, player=player, kind=data["kind"]))
+
+
+class DiceProofView(APIView):
+    @extend_schema(responses={200: s.DiceProofSerializer, **errors(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(selectors.game_dice_proof(visible_game(request, pk)))
+
+
+# --- over-the-board results -------------------------------------------------------------------
+
+
+class ResultListCreateView(WriteView):
+    @extend_schema(responses={200: s.ResultReportSerializer(many=True), **errors(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        reports = visible_match(request, pk).reports.all()
+        return Response(s.ResultReportSerializer(reports, many=True).data)
+
+    @extend_schema(
+        request=s.ResultInputSerializer,
+        responses={201: s.ResultReportSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        match = visible_match(request, pk)
+        data = validated(s.ResultInputSerializer, request)
+        report = services.result_report(match=match, user=request.user, **data)
+        return Response(s.ResultReportSerializer(report).data, status=status.HTTP_201_CREATED)
+
+
+def visible_report(request: Request, pk: int, rid: int) -> ResultReport:
+    return get_object_or_404(visible_match(request, pk).reports, pk=rid)
+
+
+class ResultConfirmView(WriteView):
+    @extend_schema(
+        request=None, responses={200: s.ResultReportSerializer, **errors(401, 403, 404, 409)}
+    )
+    def post(self, request: Request, pk: int, rid: int) -> Response:
+        report = services.result_confirm(report=visible_report(request, pk, rid), user=request.user)
+        return Response(s.ResultReportSerializer(report).data)
+
+
+class ResultDisputeView(WriteView):
+    @extend_schema(
+        request=s.DisputeSerializer,
+        responses={200: s.ResultReportSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int, rid: int) -> Response:
+        report = visible_report(request, pk, rid)
+        data = validated(s.DisputeSerializer, request)
+        report = services.result_dispute(report=report, user=request.user, reason=data["reason"])
+        return Response(s.ResultReportSerializer(report).data)
+
+
+class ResultOverrideView(WriteView):
+    @extend_schema(
+        request=s.ResultInputSerializer,
+        responses={200: s.ResultReportSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int, rid: int) -> Response:
+        report = visible_report(request, pk, rid)
+        data = validated(s.ResultInputSerializer, request)
+        report = services.result_override(report=report, user=request.user, **data)
+        return Response(s.ResultReportSerializer(report).data)

@@ -1,0 +1,66 @@
+"""Load the demo: four players in a club, one finished match and one match in progress, all
+played through the services with random legal plays. Running it again changes nothing."""
+
+import random
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from rest_framework.authtoken.models import Token
+
+from games import services
+from games.demo import game_play_random, match_play_random
+from games.models import Match
+from tournaments.models import Club, Player
+
+DEMO_PASSWORD = "tabla-demo"
+DEMO_PLAYERS = [
+    ("ana", "Ana Petrovska", "MK"),
+    ("boris", "Boris Ivanov", "BG"),
+    ("vesna", "Vesna Trajkovska", "MK"),
+    ("goran", "Goran Nikolov", "MK"),
+]
+
+
+class Command(BaseCommand):
+    help = "Create demo players (password 'tabla-demo'), a finished match and one in progress."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        players = [self._player(*row) for row in DEMO_PLAYERS]
+        if Match.objects.filter(player_one__in=players).exists():
+            self.stdout.write("demo already loaded")
+        else:
+            self._matches(players)
+        for player in players:
+            token, _ = Token.objects.get_or_create(user=player.user)
+            self.stdout.write(f"player {player.pk} {player.user.username}: token {token.key}")
+
+    def _player(self, username: str, name: str, country: str) -> Player:
+        club, _ = Club.objects.get_or_create(
+            name="Demo Tabla Club", defaults={"city": "Skopje", "country": "MK"}
+        )
+        user, created = get_user_model().objects.get_or_create(username=username)
+        if created:
+            user.set_password(DEMO_PASSWORD)
+            user.save()
+        player, _ = Player.objects.get_or_create(
+            user=user, defaults={"display_name": name, "country": country, "club": club}
+        )
+        return player
+
+    @transaction.atomic
+    def _matches(self, players: list[Player]) -> None:
+        rng = random.Random(2024)
+        ana, boris, vesna, goran = players
+        finished = services.match_create(creator=ana.user, player_one=ana, player_two=boris)
+        finished = match_play_random(match=finished, rng=rng)
+        ongoing = services.match_create(creator=vesna.user, player_one=vesna, player_two=goran)
+        ongoing = match_play_random(match=ongoing, rng=rng, max_games=1)
+        game = ongoing.games.filter(status="in_progress").first()
+        if game is not None:
+            game_play_random(game=game, rng=rng, max_decisions=6)
+        self.stdout.write(
+            f"finished match {finished.pk} ({finished.score_one}-{finished.score_two}), "
+            f"match {ongoing.pk} in progress"
+        )

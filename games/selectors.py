@@ -1,0 +1,240 @@
+"""Reads: match state, visible matches, legal plays, the dice proof, replay checks and exports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+
+from games import dice
+from games.engine import (
+    GameResult,
+    MatchState,
+    Options,
+    Outcome,
+    Position,
+    check_play,
+    legal_plays,
+    record_game,
+    start_position,
+)
+from games.models import Game, Match, Turn
+from tournaments.models import Player
+
+User = AbstractBaseUser | AnonymousUser
+
+
+def match_options(match: Match) -> Options:
+    return Options.from_json(match.options)
+
+
+def player_for(user: Any) -> Player | None:
+    """The Player profile of ``user``, or None (anonymous, or no profile)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Player.objects.filter(user=user).first()
+
+
+def is_organiser(user: Any, match: Match) -> bool:
+    return bool(
+        getattr(user, "is_authenticated", False)
+        and (user.is_staff or (match.organiser_id is not None and match.organiser_id == user.pk))
+    )
+
+
+def match_state(match: Match) -> MatchState:
+    """The score and cycle position: every finished game folded through ``record_game`` (§6)."""
+    options = match_options(match)
+    state = MatchState()
+    for game in match.games.filter(status=Game.Status.FINISHED).order_by("number"):
+        state = record_game(state, game_result(game), game_winner_index(game), options)
+    return state
+
+
+def game_result(game: Game) -> GameResult:
+    winner = None
+    if game.result_winner_id is not None:
+        winner = "w" if game.result_winner_id == game.white_id else "b"
+    return GameResult(winner, game.result_kind, game.result_points or 0)
+
+
+def game_winner_index(game: Game) -> int | None:
+    if game.result_winner_id is None:
+        return None
+    return 0 if game.result_winner_id == game.match.player_one_id else 1
+
+
+def match_list(*, user: Any) -> QuerySet[Match]:
+    """Matches ``user`` may read: public ones, and private ones they play or organise."""
+    matches = Match.objects.select_related("player_one", "player_two", "winner")
+    if getattr(user, "is_staff", False):
+        return matches
+    visible = Q(is_public=True)
+    if getattr(user, "is_authenticated", False):
+        visible |= Q(organiser=user) | Q(player_one__user=user) | Q(player_two__user=user)
+    return matches.filter(visible)
+
+
+def game_list(*, user: Any) -> QuerySet[Game]:
+    return Game.objects.select_related("match", "white", "black", "result_winner").filter(
+        match__in=match_list(user=user)
+    )
+
+
+def current_game(match: Match) -> Game | None:
+    return match.games.filter(status=Game.Status.IN_PROGRESS).order_by("-number").first()
+
+
+def game_position(game: Game) -> Position:
+    return Position.from_json(game.position)
+
+
+def player_to_move(game: Game) -> Player | None:
+    if game.is_over:
+        return None
+    return game.player_of(game.position["turn"])
+
+
+def is_roll_due(game: Game) -> bool:
+    return not game.is_over and game.dice is None and not game.position.get("pending")
+
+
+def game_legal_plays(game: Game) -> list[Outcome]:
+    """Legal plays for the player to move: for the dice on the table or the pending stage."""
+    if game.is_over:
+        return []
+    position = game_position(game)
+    if position.pending:
+        return legal_plays(game.variant, position, None, match_options(game.match))
+    if game.dice is None:
+        return []
+    return legal_plays(game.variant, position, game.dice, match_options(game.match))
+
+
+def game_turns(game: Game) -> QuerySet[Turn]:
+    return game.turns.order_by("ply")
+
+
+def game_replay_problems(game: Game) -> list[str]:
+    """Replay the turn log from the start through the engine; describe every difference from
+    the stored positions (empty when the game is consistent)."""
+    options = match_options(game.match)
+    position = start_position(game.variant, "w")
+    problems: list[str] = []
+    expected_ply = 1
+    for turn in game_turns(game):
+        if turn.ply != expected_ply:
+            problems.append(f"ply {turn.ply}: expected ply {expected_ply}")
+        expected_ply = turn.ply + 1
+        try:
+            dice_now = None if position.pending else turn.dice
+            outcome = check_play(game.variant, position, dice_now, turn.moves, options)
+        except ValueError as error:
+            problems.append(f"ply {turn.ply}: {error}")
+            return problems
+        position = outcome.position
+        if position.to_json() != turn.position_after:
+            problems.append(f"ply {turn.ply}: stored position_after differs from the replay")
+    if position.to_json() != game.position:
+        problems.append("the game's current position differs from the replay of its turns")
+    if expected_ply != game.ply:
+        problems.append(f"the game is at ply {game.ply} but its log ends at ply {expected_ply - 1}")
+    return problems
+
+
+def game_dice_proof(game: Game) -> dict[str, Any]:
+    """The commitment, the seed once revealed, every roll, and whether they all check out."""
+    rolls = [(t.ply, t.dice) for t in game_turns(game) if t.kind == Turn.Kind.ROLL]
+    proof: dict[str, Any] = {
+        "game": game.pk,
+        "commitment": game.seed_commitment,
+        "seed": game.seed if game.seed_revealed else None,
+        "revealed": game.seed_revealed,
+        "opening_rolls": game.opening_rolls,
+        "rolls": [{"ply": ply, "dice": list(d)} for ply, d in rolls],
+        "derivation": DERIVATION,
+        "verified": None,
+        "problems": [],
+    }
+    if game.seed_revealed:
+        check = dice.verify(
+            seed=game.seed,
+            commitment_hex=game.seed_commitment,
+            rolls=rolls,
+            opening_rolls=game.opening_rolls,
+            first_dice_from_opening=match_options(game.match).opening_roll == "use_opening_dice",
+        )
+        proof["verified"] = check.ok
+        proof["problems"] = list(check.problems)
+    return proof
+
+
+DERIVATION = (
+    "commitment = SHA-256(seed bytes). Die stream for a label: bytes of "
+    "HMAC-SHA256(key=seed bytes, msg='<label>:<block>') for block 0, 1, ...; each byte b < 252 "
+    "gives die b % 6 + 1, bytes 252-255 are skipped. Dice of ply N: first two dice of label "
+    "'roll:N'. Opening roll: pairs (player one, player two) from label 'opening' until they differ."
+)
+
+
+def match_export(match: Match) -> list[dict[str, Any]]:
+    """Every game of ``match`` as JSON-lines records: a match header, then per game a header,
+    one line per turn (dice, moves, POSITION after) and an end line."""
+    lines: list[dict[str, Any]] = [
+        {
+            "type": "match",
+            "match": match.pk,
+            "players": [match.player_one.display_name, match.player_two.display_name],
+            "target_score": match.target_score,
+            "options": match.options,
+            "status": match.status,
+            "winner": _player_index(match, match.winner_id),
+            "score": [match.score_one, match.score_two],
+        }
+    ]
+    games = match.games.exclude(status=Game.Status.IN_PROGRESS).order_by("number")
+    for game in games.select_related("white", "black"):
+        lines.append(_game_header(game))
+        for turn in game_turns(game):
+            lines.append(
+                {
+                    "type": "turn",
+                    "game": game.number,
+                    "ply": turn.ply,
+                    "side": turn.side,
+                    "dice": turn.dice,
+                    "moves": turn.moves,
+                    "position": turn.position_after,
+                }
+            )
+        lines.append(_game_end(game))
+    return lines
+
+
+def _player_index(match: Match, player_id: int | None) -> int | None:
+    if player_id is None:
+        return None
+    return 0 if player_id == match.player_one_id else 1
+
+
+def _game_header(game: Game) -> dict[str, Any]:
+    return {
+        "type": "game",
+        "game": game.number,
+        "variant": game.variant,
+        "white": 0 if game.white_id == game.match.player_one_id else 1,
+        "position": start_position(game.variant, "w").to_json(),
+    }
+
+
+def _game_end(game: Game) -> dict[str, Any]:
+    resigned = game.colour_of(game.resigned_by) if game.resigned_by else None
+    return {
+        "type": "end",
+        "game": game.number,
+        "status": game.status,
+        "ended_by": game.ended_by,
+        "resigned": resigned,
+        "result": game_result(game).to_json() if game.status == Game.Status.FINISHED else None,
+    }

@@ -1,0 +1,132 @@
+"""Importing a match from its JSON-lines export (games.selectors.match_export): every game is
+replayed through the engine and each stored position must match the replay."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.db import transaction
+
+from games import selectors
+from games.engine import GameResult, Options, next_game
+from games.errors import InvalidRequestError
+from games.models import Game, Match
+from games.records import record_replay
+from games.services.matches import game_finish
+from games.services.results import turns_create
+from tournaments.models import Player
+
+
+def match_import(*, text: str, creator: Any, player_one: Player, player_two: Player) -> Match:
+    """Create a finished (imported) match from an export; raise InvalidRequestError naming the
+    first line that is malformed or does not replay."""
+    if player_one.pk == player_two.pk:
+        raise InvalidRequestError("a match needs two different players")
+    lines = _parse(text)
+    header = lines[0][1]
+    if header.get("type") != "match":
+        raise InvalidRequestError('line 1: expected the {"type": "match", ...} header')
+    options = Options.from_json(header.get("options") or {})
+    with transaction.atomic():
+        match = Match.objects.create(
+            player_one=player_one,
+            player_two=player_two,
+            organiser=creator,
+            mode=Match.Mode.IMPORTED,
+            target_score=options.match_length,
+            options=options.to_json(),
+            status=Match.Status.IN_PROGRESS,
+        )
+        for game_lines in _games(lines[1:]):
+            _game_import(match, options, game_lines)
+        match.refresh_from_db()
+        winner = header.get("winner")
+        if header.get("status") == Match.Status.FORFEITED and winner in (0, 1):
+            match.status, match.winner = Match.Status.FORFEITED, match.players[winner]
+            match.save()
+    return match
+
+
+def _parse(text: str) -> list[tuple[int, dict[str, Any]]]:
+    lines = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as error:
+            raise InvalidRequestError(f"line {number}: not JSON ({error.msg})") from None
+        if not isinstance(data, dict):
+            raise InvalidRequestError(f"line {number}: expected a JSON object")
+        lines.append((number, data))
+    if not lines:
+        raise InvalidRequestError("the file is empty")
+    return lines
+
+
+def _games(lines: list[tuple[int, dict[str, Any]]]) -> list[list[tuple[int, dict[str, Any]]]]:
+    games: list[list[tuple[int, dict[str, Any]]]] = []
+    for number, data in lines:
+        kind = data.get("type")
+        if kind == "game":
+            games.append([(number, data)])
+        elif kind in ("turn", "end") and games:
+            games[-1].append((number, data))
+        else:
+            raise InvalidRequestError(f"line {number}: unexpected line type {kind!r}")
+    return games
+
+
+def _game_import(match: Match, options: Options, lines: list[tuple[int, dict[str, Any]]]) -> None:
+    number, header = lines[0]
+    upcoming = next_game(selectors.match_state(match), options)
+    if header.get("variant") != upcoming.variant:
+        raise InvalidRequestError(
+            f"line {number}: game is {header.get('variant')!r}, the cycle says {upcoming.variant}"
+        )
+    if header.get("white") not in (0, 1):
+        raise InvalidRequestError(f"line {number}: white must be 0 or 1 (the player index)")
+    turns = [(n, d) for n, d in lines[1:] if d.get("type") == "turn"]
+    ends = [(n, d) for n, d in lines[1:] if d.get("type") == "end"]
+    if len(ends) != 1:
+        raise InvalidRequestError(f"line {number}: a game needs exactly one end line")
+    replay = record_replay(upcoming.variant, options, [d for _n, d in turns])
+    for (line, data), replayed in zip(turns, replay.turns, strict=True):
+        if data.get("position") != replayed.position_after.to_json():
+            raise InvalidRequestError(f"line {line}: position differs from the engine's replay")
+    white = match.players[header["white"]]
+    game = Game.objects.create(
+        match=match,
+        number=header.get("game") or match.games.count() + 1,
+        variant=upcoming.variant,
+        white=white,
+        black=match.player_two if white.pk == match.player_one_id else match.player_one,
+        position=replay.position.to_json(),
+        ply=len(replay.turns) + 1,
+    )
+    turns_create(game, replay)
+    _game_end(game, ends[0], replay.result)
+
+
+def _game_end(game: Game, end: tuple[int, dict[str, Any]], replayed: GameResult | None) -> None:
+    line, data = end
+    if data.get("status") == Game.Status.ABANDONED:
+        game.status = Game.Status.ABANDONED
+        game.save()
+        return
+    try:
+        result = GameResult.from_json(data.get("result"))
+    except ValueError as error:
+        raise InvalidRequestError(f"line {line}: {error}") from None
+    ended_by = data.get("ended_by") or Game.EndedBy.IMPORT
+    if ended_by not in Game.EndedBy.values:
+        raise InvalidRequestError(f"line {line}: unknown ended_by {ended_by!r}")
+    if replayed is not None and replayed != result:
+        raise InvalidRequestError(f"line {line}: the result differs from the engine's replay")
+    if replayed is None and ended_by == Game.EndedBy.PLAY:
+        raise InvalidRequestError(f"line {line}: the moves do not finish the game")
+    resigned = data.get("resigned")
+    if ended_by == Game.EndedBy.RESIGNATION and resigned in ("w", "b"):
+        game.resigned_by = game.player_of(resigned)
+    game_finish(game=game, result=result, ended_by=ended_by, start_next=False)

@@ -1,0 +1,166 @@
+"""Match lifecycle: create a match, start its games, finish games and the match, forfeit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import dice, selectors
+from games.engine import GameResult, Options, next_game, opening_roll, start_position
+from games.engine.match import match_winner
+from games.errors import ConflictError, InvalidRequestError, NotAllowedError
+from games.models import Game, Match
+from tournaments.models import Player
+
+
+def match_create(
+    *,
+    creator: Any,
+    player_one: Player,
+    player_two: Player,
+    target_score: int | None = None,
+    options: dict[str, Any] | None = None,
+    mode: str = Match.Mode.ONLINE,
+    tournament_slot: str = "",
+    is_public: bool = True,
+    start: bool = True,
+) -> Match:
+    """Create a match. The creator must be one of the players or becomes its organiser.
+
+    ``target_score`` overrides ``options.match_length``; options are validated by the engine.
+    An online match with ``start`` begins at once with game 1 and its opening roll.
+    """
+    if player_one.pk == player_two.pk:
+        raise InvalidRequestError("a match needs two different players")
+    rules = Options.from_json(options or {})
+    if target_score is not None:
+        rules = Options.from_json({**rules.to_json(), "match_length": target_score})
+    if rules.cube != "off":
+        raise InvalidRequestError("the doubling cube is not supported by the service yet")
+    is_player = creator.pk in (player_one.user_id, player_two.user_id)
+    with transaction.atomic():
+        match = Match.objects.create(
+            player_one=player_one,
+            player_two=player_two,
+            organiser=None if is_player else creator,
+            mode=mode,
+            target_score=rules.match_length,
+            options=rules.to_json(),
+            tournament_slot=tournament_slot,
+            is_public=is_public,
+        )
+        if mode == Match.Mode.OVER_THE_BOARD:
+            match.status = Match.Status.IN_PROGRESS
+            match.save(update_fields=["status", "updated_at"])
+        elif mode == Match.Mode.ONLINE and start:
+            game_start(match=match)
+    return match
+
+
+def match_start(*, match: Match, user: Any) -> Match:
+    """Start a scheduled online match (players or the organiser)."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        _check_participant(match, user)
+        if match.status != Match.Status.SCHEDULED or match.mode != Match.Mode.ONLINE:
+            raise ConflictError(f"only a scheduled online match can be started ({match.status})")
+        game_start(match=match)
+    match.refresh_from_db()
+    return match
+
+
+def game_start(*, match: Match) -> Game:
+    """Start the next game of the cycle: variant, starter (opening roll from the game's seed
+    when needed, RULES.md §6.3) and the dice commitment. The starter plays white."""
+    from games.services.play import dice_put  # the play module imports this one
+
+    options = selectors.match_options(match)
+    upcoming = next_game(selectors.match_state(match), options)
+    seed = dice.new_seed()
+    rounds: list[list[int]] = []
+    starter = upcoming.starter
+    if starter is None:
+        stream = dice.opening_stream(seed)
+        opening = opening_roll(lambda: next(stream))
+        starter, rounds = opening.starter, [list(pair) for pair in opening.rounds]
+    players = match.players
+    last = match.games.order_by("-number").values_list("number", flat=True).first() or 0
+    game = Game.objects.create(
+        match=match,
+        number=last + 1,
+        variant=upcoming.variant,
+        white=players[starter],
+        black=players[1 - starter],
+        opening_rolls=rounds,
+        position=start_position(upcoming.variant, "w").to_json(),
+        seed=seed,
+        seed_commitment=dice.commitment(seed),
+    )
+    if match.status != Match.Status.IN_PROGRESS:
+        match.status = Match.Status.IN_PROGRESS
+        match.save(update_fields=["status", "updated_at"])
+    if rounds and options.opening_roll == "use_opening_dice":
+        dice_put(game=game, dice=rounds[-1])
+        game.save()
+    return game
+
+
+def game_finish(*, game: Game, result: GameResult, ended_by: str, start_next: bool = True) -> Game:
+    """Record ``result`` on ``game`` (saved), then update the match: its score, its end, or the
+    next game (online matches). Must run inside the caller's transaction."""
+    game.status = Game.Status.FINISHED
+    game.ended_by = ended_by
+    game.result_winner = game.player_of(result.winner) if result.winner else None
+    game.result_kind = result.kind
+    game.result_points = result.points
+    game.dice = None
+    game.finished_at = timezone.now()
+    game.save()
+    match_update(match=game.match, start_next=start_next)
+    return game
+
+
+def match_update(*, match: Match, start_next: bool) -> Match:
+    """Fold the finished games into the score; finish the match or start its next game."""
+    options = selectors.match_options(match)
+    state = selectors.match_state(match)
+    match.score_one, match.score_two = state.scores
+    winner = match_winner(state, options)
+    if winner is not None:
+        match.status = Match.Status.FINISHED
+        match.winner = match.players[winner]
+    match.save()
+    if winner is None and start_next and match.mode == Match.Mode.ONLINE:
+        game_start(match=match)
+    return match
+
+
+def match_forfeit(*, match: Match, user: Any, loser: Player) -> Match:
+    """The organiser ends the match: ``loser`` forfeits, the opponent wins; a game in progress
+    is abandoned (its seed revealed). The score stays as it was."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        if not selectors.is_organiser(user, match):
+            raise NotAllowedError("only the match's organiser may declare a forfeit")
+        if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
+            raise ConflictError(f"the match is already over ({match.status})")
+        if loser.pk not in (match.player_one_id, match.player_two_id):
+            raise InvalidRequestError(f"player {loser.pk} does not play in this match")
+        now = timezone.now()
+        match.games.filter(status=Game.Status.IN_PROGRESS).update(
+            status=Game.Status.ABANDONED, dice=None, finished_at=now
+        )
+        match.status = Match.Status.FORFEITED
+        match.winner = match.player_two if loser.pk == match.player_one_id else match.player_one
+        match.save()
+    return match
+
+
+def _check_participant(match: Match, user: Any) -> None:
+    player = selectors.player_for(user)
+    if selectors.is_organiser(user, match):
+        return
+    if player is None or player.pk not in (match.player_one_id, match.player_two_id):
+        raise NotAllowedError("only the two players and the organiser may do this")

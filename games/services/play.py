@@ -1,0 +1,159 @@
+"""Playing a game: the server's roll, submitted plays, forced passes and resignation.
+
+Every write locks the game row (select_for_update), checks the ply, asks the engine, and appends
+one Turn per decision; Game.position always equals the replay of its turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+
+from games import dice, selectors
+from games.engine import (
+    GameResult,
+    Options,
+    Outcome,
+    Position,
+    check_play,
+    find_variant,
+    legal_plays,
+    resignation_result,
+    stage_for,
+)
+from games.engine.match import is_stuck
+from games.errors import ConflictError, InvalidRequestError, NotAllowedError, StalePlyError
+from games.models import Game, Turn
+from games.services.matches import game_finish
+from tournaments.models import Player
+
+RESIGNATION_KINDS = ("single", "mars")
+
+
+def dice_roll(*, game: Game, player: Player | None) -> Game:
+    """The player to move rolls: the dice of this ply come from the game's seed. A roll with no
+    legal play is recorded as a pass at once and the turn goes over."""
+    with transaction.atomic():
+        game = _locked(game)
+        _check_to_move(game, player)
+        position = selectors.game_position(game)
+        if position.pending:
+            raise ConflictError(
+                f"no roll is due: first play the pending dice {list(position.pending)} "
+                "(submit a play without rolling)"
+            )
+        if game.dice is not None:
+            raise ConflictError(f"the dice are already rolled ({game.dice}); submit a play")
+        dice_put(game=game, dice=dice.roll(game.seed, game.ply))
+        game.save()
+    return game
+
+
+def play_submit(*, game: Game, player: Player | None, ply: int, moves: str | list[str]) -> Game:
+    """Apply ``moves`` as decision ``ply`` of the player to move, after the engine checks them.
+
+    Raises StalePlyError when ``ply`` is not the game's next ply (another submission won),
+    ConflictError when a roll is due first, and the engine's IllegalPlayError when illegal.
+    """
+    with transaction.atomic():
+        game = _locked(game)
+        # The ply is checked before the turn: a player's duplicate submission, arriving after
+        # the first one passed the turn, is stale (409), not someone else's turn.
+        if player is not None and game.colour_of(player) and ply != game.ply:
+            raise StalePlyError(f"ply {ply} is stale: the game is at ply {game.ply}")
+        _check_to_move(game, player)
+        position = selectors.game_position(game)
+        if not position.pending and game.dice is None:
+            raise ConflictError("roll the dice first: no dice are on the table")
+        rolled = None if position.pending else game.dice
+        outcome = check_play(game.variant, position, rolled, moves, _options(game))
+        _append(game, position, rolled, outcome)
+        game.save()
+    return game
+
+
+def game_resign(*, game: Game, player: Player | None, kind: str) -> Game:
+    """``player`` gives up the game; the opponent scores the value offered (single 1, mars 2).
+
+    Decision (RULES.md §6.7 leaves it to the service): either player may resign at any moment
+    of their own game, and a resignation is a decided game for the cycle and the next starter.
+    """
+    if kind not in RESIGNATION_KINDS:
+        raise InvalidRequestError(f"a resignation offers 'single' or 'mars', got {kind!r}")
+    with transaction.atomic():
+        game = _locked(game)
+        colour = game.colour_of(player) if player is not None else None
+        if colour is None:
+            raise NotAllowedError("only a player of this game may resign it")
+        game.resigned_by = player
+        game_finish(
+            game=game, result=resignation_result(colour, kind), ended_by=Game.EndedBy.RESIGNATION
+        )
+    return game
+
+
+def dice_put(*, game: Game, dice: Sequence[int]) -> None:
+    """Put rolled ``dice`` on the table; when no play is possible, record the pass at once.
+    The caller saves ``game``."""
+    position = selectors.game_position(game)
+    outcomes = legal_plays(game.variant, position, list(dice), _options(game))
+    if len(outcomes) == 1 and not outcomes[0].play.moves:
+        _append(game, position, list(dice), outcomes[0])
+    else:
+        game.dice = list(dice)
+
+
+def _append(game: Game, position: Position, rolled: list[int] | None, outcome: Outcome) -> None:
+    """Append the turn, move the game on, and play any forced empty pending stage."""
+    options = _options(game)
+    if rolled is None:
+        stage = stage_for(find_variant(game.variant), position, None, options)
+        kind, shown = Turn.Kind.PENDING, list(stage.dice)
+    else:
+        kind, shown = Turn.Kind.ROLL, list(rolled)
+    Turn.objects.create(
+        game=game,
+        ply=game.ply,
+        side=position.turn,
+        kind=kind,
+        dice=shown,
+        moves=outcome.play.to_json(),
+        position_after=outcome.position.to_json(),
+        result=outcome.result.to_json() if outcome.result else None,
+    )
+    game.ply += 1
+    game.position = outcome.position.to_json()
+    game.dice = None
+    if kind == Turn.Kind.ROLL:
+        game.idle_rolls = 0 if outcome.play.moves else game.idle_rolls + 1
+    if outcome.result is not None:
+        game_finish(game=game, result=outcome.result, ended_by=Game.EndedBy.PLAY)
+    elif is_stuck(game.idle_rolls, options):
+        game_finish(game=game, result=GameResult(None, "tie", 0), ended_by=Game.EndedBy.STUCK)
+    elif outcome.position.pending:
+        _play_forced_stage(game, outcome.position)
+
+
+def _play_forced_stage(game: Game, position: Position) -> None:
+    outcomes = legal_plays(game.variant, position, None, _options(game))
+    if len(outcomes) == 1 and not outcomes[0].play.moves:
+        _append(game, position, None, outcomes[0])
+
+
+def _locked(game: Game) -> Game:
+    locked = Game.objects.select_for_update().select_related("match").get(pk=game.pk)
+    if locked.is_over:
+        raise ConflictError(f"game {locked.number} is over ({locked.status}); no more moves")
+    return locked
+
+
+def _check_to_move(game: Game, player: Player | None) -> None:
+    to_move = selectors.player_to_move(game)
+    if player is None or to_move is None or player.pk != to_move.pk:
+        name = to_move.display_name if to_move else "nobody"
+        raise NotAllowedError(f"it is not your turn: {name} is to move")
+
+
+def _options(game: Game) -> Options:
+    return selectors.match_options(game.match)

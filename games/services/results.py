@@ -1,0 +1,256 @@
+"""Over-the-board results: a player reports a game, the opponent confirms or disputes it, and
+the organiser may override. Only confirmed (or overridden) results count towards the score."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import selectors
+from games.engine import GameResult, next_game, start_position
+from games.errors import ConflictError, InvalidRequestError, NotAllowedError
+from games.models import Game, Match, ResultReport, Turn
+from games.records import Replay, record_replay
+from games.services.matches import game_finish
+from tournaments.models import Player
+
+KIND_POINTS = {"single": 1, "mars": 2, "triple": 3, "mother": 2}
+KIND_FOR_POINTS = {1: "single", 2: "mars", 3: "triple"}
+OPEN = (ResultReport.Status.PENDING, ResultReport.Status.DISPUTED)
+
+
+def result_report(
+    *,
+    match: Match,
+    user: Any,
+    winner: Player | None,
+    points: int,
+    kind: str | None = None,
+    starter: Player | None = None,
+    record: list[Any] | None = None,
+) -> ResultReport:
+    """Report the result of the match's next game. A player's report waits for the opponent;
+    the organiser's own report counts at once. A move record is replayed by the engine."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        player = selectors.player_for(user)
+        is_player = player is not None and player.pk in (match.player_one_id, match.player_two_id)
+        if not is_player and not selectors.is_organiser(user, match):
+            raise NotAllowedError("only the two players and the organiser may report results")
+        _check_open_for_reports(match)
+        if match.reports.filter(status__in=OPEN).exists():
+            raise ConflictError("a reported result is still waiting for confirmation")
+        kind = _checked_result(match, winner, points, kind, starter, record)
+        report = ResultReport.objects.create(
+            match=match,
+            game_number=match.games.count() + 1,
+            reporter=user,
+            starter=starter,
+            winner=winner,
+            kind=kind,
+            points=points,
+            record=record,
+        )
+        if not is_player:
+            _respond(report, user, ResultReport.Status.CONFIRMED)
+            _apply(report)
+    return report
+
+
+def result_confirm(*, report: ResultReport, user: Any) -> ResultReport:
+    """The reporter's opponent accepts the result: it is recorded as a finished game."""
+    with transaction.atomic():
+        report = _locked(report)
+        _check_opponent(report, user)
+        _check_open_for_reports(report.match)
+        _respond(report, user, ResultReport.Status.CONFIRMED)
+        _apply(report)
+    return report
+
+
+def result_dispute(*, report: ResultReport, user: Any, reason: str = "") -> ResultReport:
+    """The reporter's opponent rejects the result; the organiser settles it with an override."""
+    with transaction.atomic():
+        report = _locked(report)
+        _check_opponent(report, user)
+        report.dispute_reason = reason
+        _respond(report, user, ResultReport.Status.DISPUTED)
+    return report
+
+
+def result_override(
+    *,
+    report: ResultReport,
+    user: Any,
+    winner: Player | None,
+    points: int,
+    kind: str | None = None,
+    starter: Player | None = None,
+    record: list[Any] | None = None,
+) -> ResultReport:
+    """The organiser decides a pending or disputed report; the decision counts at once."""
+    with transaction.atomic():
+        report = ResultReport.objects.select_for_update().get(pk=report.pk)
+        match = report.match
+        if not selectors.is_organiser(user, match):
+            raise NotAllowedError("only the match's organiser may override a result")
+        if report.status not in OPEN:
+            raise ConflictError(f"the report is already {report.status}")
+        _check_open_for_reports(match)
+        report.kind = _checked_result(match, winner, points, kind, starter, record)
+        report.winner, report.points, report.starter, report.record = (
+            winner,
+            points,
+            starter,
+            record,
+        )
+        _respond(report, user, ResultReport.Status.OVERRIDDEN)
+        _apply(report)
+    return report
+
+
+def _checked_result(
+    match: Match,
+    winner: Player | None,
+    points: int,
+    kind: str | None,
+    starter: Player | None,
+    record: list[Any] | None,
+) -> str:
+    """Validate a reported result against the options and the next game; return its kind."""
+    options = selectors.match_options(match)
+    upcoming = next_game(selectors.match_state(match), options)
+    players = (match.player_one_id, match.player_two_id)
+    for who in (winner, starter):
+        if who is not None and who.pk not in players:
+            raise InvalidRequestError(f"player {who.pk} does not play in this match")
+    kind = kind or ("tie" if winner is None else KIND_FOR_POINTS.get(points))
+    if kind is None:
+        raise InvalidRequestError(f"a game is worth 1, 2 or 3 points, not {points}")
+    expected = (1 if options.tapa_tie == "one_each" else 0) if kind == "tie" else KIND_POINTS[kind]
+    if points != expected:
+        unit = "point" if expected == 1 else "points"
+        raise InvalidRequestError(f"a {kind} result is worth {expected} {unit}, not {points}")
+    if (kind == "tie") != (winner is None):
+        raise InvalidRequestError("a tie has no winner; any other result needs one")
+    if kind in ("tie", "mother") and upcoming.variant != "tapa":
+        raise InvalidRequestError(f"a {kind} happens only in tapa, not in {upcoming.variant}")
+    if record is not None:
+        _check_record(match, upcoming.variant, upcoming.starter, winner, kind, starter, record)
+    return kind
+
+
+def _check_record(
+    match: Match,
+    variant: str,
+    next_starter: int | None,
+    winner: Player | None,
+    kind: str,
+    starter: Player | None,
+    record: list[Any],
+) -> None:
+    white = _white(match, next_starter, starter)
+    replay = record_replay(variant, selectors.match_options(match), record)
+    if replay.result is None:
+        raise InvalidRequestError("the move record does not finish the game")
+    recorded_winner = None
+    if replay.result.winner is not None:
+        recorded_winner = white.pk if replay.result.winner == "w" else _other(match, white).pk
+    if recorded_winner != (winner.pk if winner else None) or replay.result.kind != kind:
+        raise InvalidRequestError(
+            f"the move record ends with {replay.result.kind} for "
+            f"{recorded_winner or 'nobody'}, not the reported result (white was player {white.pk})"
+        )
+
+
+def _apply(report: ResultReport) -> Game:
+    """Turn a counted report into a finished Game (with its replayed turns) and score it."""
+    match = report.match
+    options = selectors.match_options(match)
+    upcoming = next_game(selectors.match_state(match), options)
+    white = _white(match, upcoming.starter, report.starter)
+    replay: Replay | None = None
+    if report.record is not None:
+        replay = record_replay(upcoming.variant, options, report.record)
+    position = replay.position if replay else start_position(upcoming.variant, "w")
+    last = match.games.order_by("-number").values_list("number", flat=True).first() or 0
+    game = Game.objects.create(
+        match=match,
+        number=last + 1,
+        variant=upcoming.variant,
+        white=white,
+        black=_other(match, white),
+        position=position.to_json(),
+        ply=len(replay.turns) + 1 if replay else 1,
+    )
+    if replay:
+        turns_create(game, replay)
+    report.game = game
+    report.save(update_fields=["game"])
+    colour = game.colour_of(report.winner) if report.winner else None
+    result = GameResult(colour, report.kind, report.points)
+    game_finish(game=game, result=result, ended_by=Game.EndedBy.REPORT, start_next=False)
+    return game
+
+
+def turns_create(game: Game, replay: Replay) -> None:
+    Turn.objects.bulk_create(
+        Turn(
+            game=game,
+            ply=ply,
+            side=turn.side,
+            kind=turn.kind,
+            dice=turn.dice,
+            moves=turn.moves,
+            position_after=turn.position_after.to_json(),
+            result=turn.result.to_json() if turn.result else None,
+        )
+        for ply, turn in enumerate(replay.turns, start=1)
+    )
+
+
+def _white(match: Match, next_starter: int | None, starter: Player | None) -> Player:
+    """Who played white (= started): as reported, else as the match rules say, else player one."""
+    if starter is not None:
+        return starter
+    if next_starter is not None:
+        return match.players[next_starter]
+    return match.player_one
+
+
+def _other(match: Match, player: Player) -> Player:
+    return match.player_two if player.pk == match.player_one_id else match.player_one
+
+
+def _locked(report: ResultReport) -> ResultReport:
+    locked = ResultReport.objects.select_for_update().get(pk=report.pk)
+    if locked.status != ResultReport.Status.PENDING:
+        raise ConflictError(f"the report is already {locked.status}")
+    return locked
+
+
+def _check_opponent(report: ResultReport, user: Any) -> None:
+    player = selectors.player_for(user)
+    match = report.match
+    if (
+        player is None
+        or player.pk not in (match.player_one_id, match.player_two_id)
+        or player.user_id == report.reporter_id
+    ):
+        raise NotAllowedError("only the reporter's opponent may confirm or dispute a result")
+
+
+def _check_open_for_reports(match: Match) -> None:
+    if match.mode != Match.Mode.OVER_THE_BOARD:
+        raise ConflictError("results are reported only for over-the-board matches")
+    if match.status != Match.Status.IN_PROGRESS:
+        raise ConflictError(f"the match is {match.status}")
+
+
+def _respond(report: ResultReport, user: Any, status: str) -> None:
+    report.status = status
+    report.responded_by = user
+    report.responded_at = timezone.now()
+    report.save()

@@ -1,0 +1,65 @@
+"""Two submissions for the same ply at the same moment: exactly one applies, the other gets 409.
+
+Needs real row locks (select_for_update), so it runs on PostgreSQL only; .ci/run runs the suite
+a second time on a throw-away PostgreSQL.
+"""
+
+import threading
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from games import selectors, services
+from games.models import Game, Turn
+
+
+@pytest.fixture
+def postgres_only():
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL row locks; SQLite serialises whole-database writes instead")
+
+
+def submit_together(game: Game, user, body: dict, count: int = 2) -> list[int]:
+    url = reverse("games:play-submit", kwargs={"pk": game.pk})
+    barrier = threading.Barrier(count)
+    statuses: list[int] = []
+
+    def submit() -> None:
+        client = APIClient()
+        client.force_authenticate(user=user)
+        try:
+            barrier.wait(timeout=10)
+            statuses.append(client.post(url, body, format="json").status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return sorted(statuses)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_submissions_for_one_ply_apply_exactly_once(postgres_only, alice, bob):
+    match = services.match_create(creator=alice.user, player_one=alice, player_two=bob)
+    game = match.games.get()
+    for _ in range(4):
+        player = selectors.player_to_move(game)
+        if selectors.is_roll_due(game):
+            game = services.dice_roll(game=game, player=player)
+        if game.is_over or selectors.is_roll_due(game):
+            continue
+        ply = game.ply
+        moves = selectors.game_legal_plays(game)[0].play.to_json()
+
+        statuses = submit_together(game, player.user, {"ply": ply, "moves": moves})
+
+        assert statuses == [200, 409]
+        assert Turn.objects.filter(game=game, ply=ply).count() == 1
+        game.refresh_from_db()
+        assert game.ply > ply
+        assert selectors.game_replay_problems(game) == []
