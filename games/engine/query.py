@@ -20,7 +20,7 @@ def answer_query(query: Any) -> dict[str, Any]:
     >>> from games.engine import start_position
     >>> q = {"variant": "tabla", "position": start_position("tabla").to_json(), "dice": [6, 5]}
     >>> len(answer_query(q)["plays"])
-    4
+    7
     """
     if not isinstance(query, Mapping):
         raise EngineError(f"a query must be a JSON object, got {type(query).__name__}")
