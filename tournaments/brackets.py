@@ -1,0 +1,468 @@
+"""Elimination brackets: single, double and consolation, built as data and resolved from results.
+
+Pure code (no Django, no I/O). A bracket is a tuple of matches whose two sides name where their
+players come from (a seed, the winner of a match or the loser of a match). `resolve` replays the
+results from scratch, so the Django layer can call it after every result or correction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Seed:
+    number: int  # seed 1..n; a number above n is a bye
+
+
+@dataclass(frozen=True)
+class WinnerOf:
+    key: str
+
+
+@dataclass(frozen=True)
+class LoserOf:
+    key: str
+
+
+Source = Seed | WinnerOf | LoserOf
+
+
+@dataclass(frozen=True)
+class BracketMatch:
+    key: str
+    section: str  # "main" | "losers" | "grand_final" | "reset" | "third_place" | "consolation"
+    round: int
+    index: int
+    sources: tuple[Source, Source]
+    match_length: int | None = None  # None: the tournament's match length
+
+
+@dataclass(frozen=True)
+class Bracket:
+    format: str  # "single_elimination" | "double_elimination" | "consolation"
+    size: int  # number of entrants n
+    matches: tuple[BracketMatch, ...]  # in play order
+
+    def match(self, key: str) -> BracketMatch:
+        for match in self.matches:
+            if match.key == key:
+                return match
+        raise KeyError(key)
+
+    def rounds(self, section: str) -> list[list[BracketMatch]]:
+        """The matches of one section, round by round, each round top to bottom."""
+        by_round: dict[int, list[BracketMatch]] = {}
+        for match in self.matches:
+            if match.section == section:
+                by_round.setdefault(match.round, []).append(match)
+        return [sorted(by_round[r], key=lambda m: m.index) for r in sorted(by_round)]
+
+
+@dataclass(frozen=True)
+class SlotState:
+    key: str
+    players: tuple[int | None, int | None]  # None: not known yet, or a bye
+    status: str  # "waiting" | "ready" | "done" | "bye" | "void"
+    winner: int | None
+    loser: int | None
+
+
+def bracket_size(n: int) -> int:
+    """The power of two a field of n entrants is drawn into: bracket_size(6) == 8."""
+    if n < 2:
+        raise ValueError(f"an elimination bracket needs at least 2 entrants, got {n}")
+    return 1 << (n - 1).bit_length()
+
+
+def seeding_order(size: int) -> list[int]:
+    """Seeds top to bottom for a power-of-two draw, 1 v size folded recursively.
+
+    >>> seeding_order(8)
+    [1, 8, 4, 5, 2, 7, 3, 6]
+
+    Each round-1 match pairs seed s with size + 1 - s, so the byes (seeds above n) meet the
+    top seeds, and seeds 1 and 2 can only meet in the final.
+    """
+    if size < 1 or size & (size - 1):
+        raise ValueError(f"a draw size must be a power of two, got {size}")
+    order = [1]
+    while len(order) < size:
+        total = 2 * len(order) + 1
+        order = [s for seed in order for s in (seed, total - seed)]
+    return order
+
+
+def single_elimination(n: int, *, third_place: bool = False) -> Bracket:
+    """Main flight only; "3P" pairs the semi-final losers when asked (and there are semi-finals)."""
+    rounds = _main_flight(bracket_size(n))
+    matches = [m for round_ in rounds for m in round_]
+    if third_place and len(rounds) >= 2:
+        semis = rounds[-2]
+        sources = (LoserOf(semis[0].key), LoserOf(semis[1].key))
+        matches.append(BracketMatch("3P", "third_place", 1, 1, sources))
+    return Bracket("single_elimination", n, _in_play_order(matches))
+
+
+def double_elimination(n: int, *, reset: bool = True) -> Bracket:
+    """Winners ("W"), losers ("L"), grand final "GF" and, when `reset`, the reset match "GF2".
+
+    Losers of winners round 1 pair off in L1; losers of each later winners round drop into
+    the losers bracket in an order chosen to keep them away from players they may have
+    already beaten (see `_drop_order`). GF puts the winners-bracket champion in slot 0; GF2
+    pairs the same two players again and is "void" unless the losers-bracket player wins GF.
+    """
+    main = _main_flight(bracket_size(n))
+    losers, champion = _losers_flight(main, len(main), "L", "losers", None)
+    matches = [m for round_ in main + losers for m in round_]
+    matches.append(BracketMatch("GF", "grand_final", 1, 1, (WinnerOf(main[-1][0].key), champion)))
+    if reset:
+        matches.append(BracketMatch("GF2", "reset", 1, 1, (LoserOf("GF"), WinnerOf("GF"))))
+    return Bracket("double_elimination", n, _in_play_order(matches))
+
+
+def consolation(n: int, *, entry_rounds: int = 1, match_length: int | None = None) -> Bracket:
+    """A single-elimination main flight plus a progressive consolation flight ("C").
+
+    Losers of main round 1 pair off in C1; with entry_rounds=2 the losers of main round 2
+    drop into C2 against the C1 winners (and so on), so a later loss means a later entry.
+    Consolation matches carry `match_length` (None: the tournament's own length).
+    """
+    main = _main_flight(bracket_size(n))
+    if not 1 <= entry_rounds < len(main):
+        raise ValueError(
+            f"entry_rounds must be between 1 and {len(main) - 1} for {n} entrants,"
+            f" got {entry_rounds}"
+        )
+    side, _ = _losers_flight(main, entry_rounds, "C", "consolation", match_length)
+    matches = [m for round_ in main + side for m in round_]
+    return Bracket("consolation", n, _in_play_order(matches))
+
+
+def _main_flight(size: int) -> list[list[BracketMatch]]:
+    order = seeding_order(size)
+    rounds = [
+        [
+            BracketMatch(
+                f"W1-{i + 1}", "main", 1, i + 1, (Seed(order[2 * i]), Seed(order[2 * i + 1]))
+            )
+            for i in range(size // 2)
+        ]
+    ]
+    while len(rounds[-1]) > 1:
+        previous, number = rounds[-1], len(rounds) + 1
+        rounds.append(
+            [
+                BracketMatch(
+                    f"W{number}-{i + 1}",
+                    "main",
+                    number,
+                    i + 1,
+                    (WinnerOf(previous[2 * i].key), WinnerOf(previous[2 * i + 1].key)),
+                )
+                for i in range(len(previous) // 2)
+            ]
+        )
+    return rounds
+
+
+# A live slot in a losers flight: where its player comes from, and the winners-bracket matches
+# (round, index) whose loser may be the player there (used to steer clear of rematches).
+_Live = tuple[Source, frozenset[tuple[int, int]]]
+
+
+def _losers_flight(
+    main: list[list[BracketMatch]],
+    entry_rounds: int,
+    prefix: str,
+    section: str,
+    match_length: int | None,
+) -> tuple[list[list[BracketMatch]], Source]:
+    """Rounds of a flight fed by losers of main rounds 1..entry_rounds, and its champion."""
+    live: list[_Live] = [(LoserOf(m.key), frozenset({(1, m.index)})) for m in main[0]]
+    rounds: list[list[BracketMatch]] = []
+    entering = 2
+    while True:
+        number = len(rounds) + 1
+        if entering <= entry_rounds and len(main[entering - 1]) == len(live):
+            drops: list[_Live] = [
+                (LoserOf(m.key), frozenset({(entering, m.index)})) for m in main[entering - 1]
+            ]
+            order = _drop_order(live, entering)
+            pairs = [(live[i], drops[j]) for i, j in enumerate(order)]
+            entering += 1
+        elif len(live) >= 2:
+            pairs = [(live[2 * i], live[2 * i + 1]) for i in range(len(live) // 2)]
+        else:
+            return rounds, live[0][0]
+        matches = [
+            BracketMatch(
+                f"{prefix}{number}-{i + 1}", section, number, i + 1, (a[0], b[0]), match_length
+            )
+            for i, (a, b) in enumerate(pairs)
+        ]
+        rounds.append(matches)
+        live = [(WinnerOf(m.key), a[1] | b[1]) for m, (a, b) in zip(matches, pairs, strict=True)]
+
+
+def _drop_order(live: Sequence[_Live], entering: int) -> list[int]:
+    """For each live slot i, the index of the winners-round match whose loser drops in there.
+
+    The loser of winners match (r, j) has beaten players from the winners matches below it
+    (round q < r, index i with (i - 1) >> (r - q) == j - 1); a live slot whose origins include
+    one of those risks a rematch. Among a few classic arrangements (straight, reversed,
+    halves swapped, ...) the one with the fewest such risks wins; earlier is preferred on ties.
+    """
+    m = len(live)
+    half = m // 2
+    candidates = [
+        list(range(m)),
+        list(reversed(range(m))),
+        [(i + half) % m for i in range(m)],
+        [(m - 1 - i + half) % m for i in range(m)],
+    ]
+
+    def risks(order: list[int]) -> int:
+        return sum(
+            1
+            for (_, origins), j in zip(live, order, strict=True)
+            for q, i in origins
+            if q < entering and (i - 1) >> (entering - q) == j
+        )
+
+    return min(candidates, key=risks)
+
+
+_SECTION_ORDER = {
+    "main": 0,
+    "losers": 1,
+    "consolation": 1,
+    "third_place": 2,
+    "grand_final": 3,
+    "reset": 4,
+}
+
+
+def _in_play_order(matches: Sequence[BracketMatch]) -> tuple[BracketMatch, ...]:
+    """Sort by the earliest time a match can be played (1 + the latest of its feeders)."""
+    level: dict[str, int] = {}
+    for match in matches:  # built feeders-first
+        feeders = [level[s.key] for s in match.sources if not isinstance(s, Seed)]
+        level[match.key] = 1 + max(feeders, default=0)
+    return tuple(
+        sorted(
+            matches,
+            key=lambda m: (level[m.key], _SECTION_ORDER[m.section], m.round, m.index),
+        )
+    )
+
+
+class _Marker:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+BYE = _Marker("BYE")
+UNKNOWN = _Marker("UNKNOWN")
+_Side = int | _Marker
+
+
+def resolve(
+    bracket: Bracket, seeding: Mapping[int, int], results: Mapping[str, int]
+) -> dict[str, SlotState]:
+    """The state of every match after the given results, recomputed from scratch.
+
+    `seeding` maps seed numbers 1..n to entrant ids; `results` maps match keys to winners.
+    A match with a bye on one side has status "bye" and advances the other player once that
+    player is known (until then it is "waiting"); a bye never loses, so the loser of a "bye"
+    match is itself a bye. A result for a match that is not "ready" or "done" (or, for a "bye"
+    match, that does not name the advancing player) raises ValueError, as does a result that
+    names a player who is not in that match.
+    """
+    _check_seeding(bracket, seeding)
+    keys = {m.key for m in bracket.matches}
+    unknown = sorted(set(results) - keys)
+    if unknown:
+        raise ValueError(f"results for matches not in this bracket: {', '.join(unknown)}")
+    states: dict[str, SlotState] = {}
+    for match in bracket.matches:
+        feeder = match.sources[1]
+        if (
+            match.section == "reset"
+            and isinstance(feeder, WinnerOf)
+            and _reset_not_needed(states[feeder.key])
+        ):
+            states[match.key] = SlotState(match.key, (None, None), "void", None, None)
+        else:
+            sides = (
+                _side(match.sources[0], bracket.size, seeding, states),
+                _side(match.sources[1], bracket.size, seeding, states),
+            )
+            states[match.key] = _state(match.key, sides)
+        _apply_result(states, match.key, results.get(match.key))
+    return states
+
+
+def _check_seeding(bracket: Bracket, seeding: Mapping[int, int]) -> None:
+    expected = set(range(1, bracket.size + 1))
+    if set(seeding) != expected:
+        raise ValueError(f"seeding must give seeds 1..{bracket.size}, got {sorted(seeding)}")
+    if len(set(seeding.values())) != len(seeding):
+        raise ValueError("seeding names the same entrant twice")
+
+
+def _reset_not_needed(grand_final: SlotState) -> bool:
+    if grand_final.status in ("bye", "void"):
+        return True
+    return grand_final.status == "done" and grand_final.winner == grand_final.players[0]
+
+
+def _side(
+    source: Source, size: int, seeding: Mapping[int, int], states: dict[str, SlotState]
+) -> _Side:
+    if isinstance(source, Seed):
+        return seeding[source.number] if source.number <= size else BYE
+    state = states[source.key]
+    if state.status == "void":
+        return BYE
+    if isinstance(source, WinnerOf):
+        return state.winner if state.winner is not None else UNKNOWN
+    if state.status == "bye":
+        return BYE
+    return state.loser if state.loser is not None else UNKNOWN
+
+
+def _state(key: str, sides: tuple[_Side, _Side]) -> SlotState:
+    players = (
+        sides[0] if isinstance(sides[0], int) else None,
+        sides[1] if isinstance(sides[1], int) else None,
+    )
+    if sides[0] is BYE and sides[1] is BYE:
+        return SlotState(key, players, "void", None, None)
+    if BYE in (sides[0], sides[1]):
+        other = sides[1] if sides[0] is BYE else sides[0]
+        if other is UNKNOWN:
+            return SlotState(key, players, "waiting", None, None)
+        return SlotState(key, players, "bye", players[0] or players[1], None)
+    if UNKNOWN in (sides[0], sides[1]):
+        return SlotState(key, players, "waiting", None, None)
+    return SlotState(key, players, "ready", None, None)
+
+
+def _apply_result(states: dict[str, SlotState], key: str, winner: int | None) -> None:
+    if winner is None:
+        return
+    state = states[key]
+    if state.status == "bye" and winner == state.winner:
+        return
+    if state.status != "ready":
+        raise ValueError(f"match {key} is {state.status!r} and cannot take a result ({winner})")
+    a, b = state.players
+    if winner not in (a, b):
+        raise ValueError(f"result for {key} names {winner}, who is not in that match ({a} v {b})")
+    loser = b if winner == a else a
+    states[key] = SlotState(key, state.players, "done", winner, loser)
+
+
+def placings(bracket: Bracket, states: Mapping[str, SlotState]) -> list[tuple[int, int]]:
+    """(entrant, place) for every entrant whose final place is decided, best first.
+
+    Players knocked out at the same stage share a place: without a third-place match both
+    semi-final losers are 3rd and the four quarter-final losers 5th (byes take no place, so
+    with 6 entrants the two quarter-final losers are 5th). Double elimination: champion,
+    runner-up, then losers-bracket rounds from last to first. For a consolation bracket these
+    are the main-flight places; `consolation_placings` ranks the side flight.
+    """
+    kinds = _static_kinds(bracket)
+    if bracket.format == "double_elimination":
+        tiers = _grand_final_tiers(states) + _flight_tiers(
+            bracket.rounds("losers"), states, kinds, with_champion=False
+        )
+    else:
+        tiers = _flight_tiers(bracket.rounds("main"), states, kinds, with_champion=True)
+        if bracket.format == "single_elimination" and any(m.key == "3P" for m in bracket.matches):
+            third = [
+                _outcome(states, kinds, "3P", "winner"),
+                _outcome(states, kinds, "3P", "loser"),
+            ]
+            tiers = tiers[:2] + third + tiers[3:]  # the semi-final losers are placed by 3P
+    return _number_tiers(tiers)
+
+
+def consolation_placings(
+    bracket: Bracket, states: Mapping[str, SlotState]
+) -> list[tuple[int, int]]:
+    """Places within the consolation flight (its winner is 1st), as `placings` ranks a flight."""
+    rounds = bracket.rounds("consolation")
+    return _number_tiers(_flight_tiers(rounds, states, _static_kinds(bracket), with_champion=True))
+
+
+# A tier: how many places it spans, and the players known to finish in it so far.
+_Tier = tuple[int, list[int]]
+
+
+def _number_tiers(tiers: list[_Tier]) -> list[tuple[int, int]]:
+    placed: list[tuple[int, int]] = []
+    place = 1
+    for count, players in tiers:
+        placed.extend((player, place) for player in players)
+        place += count
+    return placed
+
+
+def _outcome(
+    states: Mapping[str, SlotState], kinds: Mapping[str, str], key: str, side: str
+) -> _Tier:
+    if kinds[key] == "void" or (side == "loser" and kinds[key] == "bye"):
+        return 0, []
+    player = states[key].winner if side == "winner" else states[key].loser
+    return 1, [player] if player is not None else []
+
+
+def _flight_tiers(
+    rounds: list[list[BracketMatch]],
+    states: Mapping[str, SlotState],
+    kinds: Mapping[str, str],
+    *,
+    with_champion: bool,
+) -> list[_Tier]:
+    tiers = (
+        [_outcome(states, kinds, rounds[-1][0].key, "winner")] if with_champion and rounds else []
+    )
+    for round_ in reversed(rounds):
+        outcomes = [_outcome(states, kinds, m.key, "loser") for m in round_]
+        tiers.append((sum(c for c, _ in outcomes), [p for _, ps in outcomes for p in ps]))
+    return tiers
+
+
+def _grand_final_tiers(states: Mapping[str, SlotState]) -> list[_Tier]:
+    final = states["GF"]
+    reset = states.get("GF2")
+    decider = final
+    if final.status == "done" and final.winner != final.players[0] and reset is not None:
+        decider = reset  # the losers-bracket player won GF: GF2 decides
+    if decider.status != "done":
+        return [(1, []), (1, [])]
+    assert decider.winner is not None and decider.loser is not None
+    return [(1, [decider.winner]), (1, [decider.loser])]
+
+
+def _static_kinds(bracket: Bracket) -> dict[str, str]:
+    """Per match, "real", "bye" or "void" from the draw alone (byes do not depend on results)."""
+    kinds: dict[str, str] = {}
+
+    def side_is_bye(source: Source) -> bool:
+        if isinstance(source, Seed):
+            return source.number > bracket.size
+        if isinstance(source, WinnerOf):
+            return kinds[source.key] == "void"
+        return kinds[source.key] != "real"
+
+    for match in bracket.matches:
+        byes = sum(side_is_bye(s) for s in match.sources)
+        kinds[match.key] = ("real", "bye", "void")[byes]
+    return kinds

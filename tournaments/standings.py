@@ -1,0 +1,215 @@
+"""Standings for round-robin and Swiss events: records, tie-breaks and ranks from match results.
+
+Decisions on byes and forfeits (the organiser's rules vary; these are ours):
+
+- A bye is worth `bye_points` match points. It is not a match won or played and adds no
+  games or points. It counts as one result whether or not `winner` is filled in.
+- A forfeit counts as a match won and lost (so in match wins, match points and head-to-head),
+  and as played, but any game score entered for it is ignored, and `forfeits` counts the
+  matches a player lost by forfeit (no-shows).
+- Buchholz and median Buchholz count a bye, and a match decided by forfeit (for both players),
+  as a virtual opponent whose score equals the player's own final match points, so nobody
+  gains or loses from a missing opponent. Sonneborn-Berger counts only matches really won.
+- Results whose `winner` is None (unfinished) are ignored.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tournaments.tiebreaks import (
+    DEFAULT_ORDER,
+    TIEBREAKS,
+    buchholz,
+    check_order,
+    head_to_head,
+    median_buchholz,
+    sonneborn_berger,
+)
+
+__all__ = ["DEFAULT_ORDER", "TIEBREAKS", "MatchResult", "StandingRow", "compute_standings"]
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    round: int
+    player1: int
+    player2: int | None  # None: a bye for player1
+    winner: int | None  # None: unfinished (ignored)
+    score1: int = 0  # match points each scored in the match
+    score2: int = 0
+    games1: int = 0  # games won by each
+    games2: int = 0
+    forfeit: bool = False  # the winner got the match by forfeit / no-show
+    bye_points: float = 1.0  # match points a bye is worth
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    player: int
+    played: int
+    match_wins: int
+    match_losses: int
+    match_points: float
+    games_won: int
+    points_for: int
+    points_against: int
+    point_diff: int
+    buchholz: float
+    median_buchholz: float
+    sonneborn_berger: float
+    head_to_head: float
+    byes: int
+    forfeits: int
+
+
+@dataclass
+class _Record:
+    played: int = 0
+    wins: int = 0
+    losses: int = 0
+    bye_points: float = 0.0
+    byes: int = 0
+    forfeits: int = 0
+    games_won: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    opponents: list[int | None] = field(default_factory=list)  # None: a virtual opponent
+    beaten: list[int] = field(default_factory=list)
+
+    @property
+    def match_points(self) -> float:
+        return self.wins + self.bye_points
+
+
+def compute_standings(
+    players: Sequence[int], results: Sequence[MatchResult], order: Sequence[str] = DEFAULT_ORDER
+) -> list[StandingRow]:
+    """Rows best first. Every criterion in `order` ranks higher values first; players equal on
+    all of them share a rank and keep the order of `players`.
+
+    `head_to_head` is computed among the players equal on every criterion before it in `order`
+    (or, when it is not in `order`, among those equal on match points).
+    """
+    check_order(order)
+    records, wins_against = _records(players, results)
+    points = {p: records[p].match_points for p in players}
+    values: dict[int, dict[str, float]] = {}
+    for p in players:
+        record = records[p]
+        opponent_scores = [points[o] if o is not None else points[p] for o in record.opponents]
+        values[p] = {
+            "match_points": record.match_points,
+            "buchholz": buchholz(opponent_scores),
+            "median_buchholz": median_buchholz(opponent_scores),
+            "sonneborn_berger": sonneborn_berger(points[o] for o in record.beaten),
+            "point_diff": record.points_for - record.points_against,
+            "points_for": record.points_for,
+            "games_won": record.games_won,
+        }
+    before = (
+        list(order[: order.index("head_to_head")]) if "head_to_head" in order else ["match_points"]
+    )
+    tied_groups: dict[tuple[float, ...], set[int]] = defaultdict(set)
+    for p in players:
+        tied_groups[tuple(values[p][name] for name in before)].add(p)
+    for p in players:
+        tied = tied_groups[tuple(values[p][name] for name in before)]
+        values[p]["head_to_head"] = head_to_head(p, tied, wins_against)
+    return _rank_rows(players, records, values, order)
+
+
+def _records(
+    players: Sequence[int], results: Sequence[MatchResult]
+) -> tuple[dict[int, _Record], dict[int, dict[int, int]]]:
+    if len(set(players)) != len(players):
+        raise ValueError("the same player is listed twice")
+    records = {p: _Record() for p in players}
+    wins_against: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for result in results:
+        for p in (result.player1, result.player2):
+            if p is not None and p not in records:
+                raise ValueError(f"round {result.round}: player {p} is not in this event")
+        if result.player2 is None:
+            record = records[result.player1]
+            record.byes += 1
+            record.bye_points += result.bye_points
+            record.opponents.append(None)
+            continue
+        if result.winner is None:
+            continue
+        if result.winner not in (result.player1, result.player2):
+            raise ValueError(
+                f"round {result.round}: winner {result.winner} did not play"
+                f" {result.player1} v {result.player2}"
+            )
+        _add_match(records, wins_against, result)
+    return records, wins_against
+
+
+def _add_match(
+    records: dict[int, _Record], wins_against: dict[int, dict[int, int]], result: MatchResult
+) -> None:
+    assert result.player2 is not None and result.winner is not None
+    loser = result.player2 if result.winner == result.player1 else result.player1
+    sides = (
+        (result.player1, result.player2, result.score1, result.score2, result.games1),
+        (result.player2, result.player1, result.score2, result.score1, result.games2),
+    )
+    for player, opponent, scored, conceded, games in sides:
+        record = records[player]
+        record.played += 1
+        record.opponents.append(None if result.forfeit else opponent)
+        if not result.forfeit:
+            record.points_for += scored
+            record.points_against += conceded
+            record.games_won += games
+    records[result.winner].wins += 1
+    records[loser].losses += 1
+    wins_against[result.winner][loser] += 1
+    if result.forfeit:
+        records[loser].forfeits += 1
+    else:
+        records[result.winner].beaten.append(loser)
+
+
+def _rank_rows(
+    players: Sequence[int],
+    records: dict[int, _Record],
+    values: dict[int, dict[str, float]],
+    order: Sequence[str],
+) -> list[StandingRow]:
+    def key(p: int) -> tuple[float, ...]:
+        return tuple(-values[p][name] for name in order)
+
+    ranked = sorted(players, key=key)  # stable: ties keep the order of `players`
+    rows = []
+    rank = 0
+    for i, p in enumerate(ranked):
+        if i == 0 or key(p) != key(ranked[i - 1]):
+            rank = i + 1
+        record, v = records[p], values[p]
+        rows.append(
+            StandingRow(
+                rank=rank,
+                player=p,
+                played=record.played,
+                match_wins=record.wins,
+                match_losses=record.losses,
+                match_points=record.match_points,
+                games_won=record.games_won,
+                points_for=record.points_for,
+                points_against=record.points_against,
+                point_diff=record.points_for - record.points_against,
+                buchholz=v["buchholz"],
+                median_buchholz=v["median_buchholz"],
+                sonneborn_berger=v["sonneborn_berger"],
+                head_to_head=v["head_to_head"],
+                byes=record.byes,
+                forfeits=record.forfeits,
+            )
+        )
+    return rows
