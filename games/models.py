@@ -48,7 +48,8 @@ class Match(models.Model):
     winner = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    # Placeholder until the Tournament model exists (a later issue turns it into a foreign key).
+    # A free label ("tournament-<id>" for tournament matches, filterable with ?tournament=); the
+    # link itself is TournamentMatch.match (reverse: match.tournament_match).
     tournament_slot = models.CharField(max_length=64, blank=True, db_index=True)
     is_public = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)

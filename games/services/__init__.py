@@ -1,7 +1,13 @@
 """Services: everything that writes rows. Keyword-only, typed, returning what they changed."""
 
 from games.services.exchange import match_import
-from games.services.matches import game_start, match_create, match_forfeit, match_start
+from games.services.matches import (
+    game_start,
+    match_correct,
+    match_create,
+    match_forfeit,
+    match_start,
+)
 from games.services.play import dice_roll, game_resign, play_submit
 from games.services.results import (
     result_confirm,
@@ -14,6 +20,7 @@ __all__ = [
     "dice_roll",
     "game_resign",
     "game_start",
+    "match_correct",
     "match_create",
     "match_forfeit",
     "match_import",

@@ -12,6 +12,7 @@ from games.engine import GameResult, Options, next_game, opening_roll, start_pos
 from games.engine.match import match_winner
 from games.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games.models import Game, Match
+from games.signals import match_finished
 from tournaments.models import Player
 
 
@@ -132,7 +133,9 @@ def match_update(*, match: Match, start_next: bool) -> Match:
         match.status = Match.Status.FINISHED
         match.winner = match.players[winner]
     match.save()
-    if winner is None and start_next and match.mode == Match.Mode.ONLINE:
+    if winner is not None:
+        match_finished.send(sender=Match, match=match)
+    elif start_next and match.mode == Match.Mode.ONLINE:
         game_start(match=match)
     return match
 
@@ -155,6 +158,24 @@ def match_forfeit(*, match: Match, user: Any, loser: Player) -> Match:
         match.status = Match.Status.FORFEITED
         match.winner = match.player_two if loser.pk == match.player_one_id else match.player_one
         match.save()
+        match_finished.send(sender=Match, match=match)
+    return match
+
+
+def match_correct(*, match: Match, winner: Player, score_one: int, score_two: int) -> Match:
+    """An organiser's correction of a match's outcome (the tournament service checks who may).
+    The games stay as they were played; any game in progress is abandoned. Sends no signal:
+    the caller re-propagates the result itself."""
+    if winner.pk not in (match.player_one_id, match.player_two_id):
+        raise InvalidRequestError(f"player {winner.pk} does not play in this match")
+    match.games.filter(status=Game.Status.IN_PROGRESS).update(
+        status=Game.Status.ABANDONED, dice=None, finished_at=timezone.now()
+    )
+    match.winner = winner
+    match.score_one, match.score_two = score_one, score_two
+    if match.status != Match.Status.FORFEITED:
+        match.status = Match.Status.FINISHED
+    match.save()
     return match
 
 

@@ -1,5 +1,6 @@
-"""Load the demo: four players in a club, one finished match and one match in progress, all
-played through the services with random legal plays. Running it again changes nothing."""
+"""Load the demo: eight players in a club, one finished match and one match in progress (played
+through the services with random legal plays), and two tournaments with some results
+(tournaments/demo.py). Running it again changes nothing."""
 
 import random
 from typing import Any
@@ -12,6 +13,7 @@ from rest_framework.authtoken.models import Token
 from games import services
 from games.demo import game_play_random, match_play_random
 from games.models import Match
+from tournaments.demo import demo_tournaments
 from tournaments.models import Club, Player
 
 DEMO_PASSWORD = "tabla-demo"
@@ -20,18 +22,31 @@ DEMO_PLAYERS = [
     ("boris", "Boris Ivanov", "BG"),
     ("vesna", "Vesna Trajkovska", "MK"),
     ("goran", "Goran Nikolov", "MK"),
+    ("ilija", "Ilija Stojanov", "MK"),
+    ("marija", "Marija Dimitrova", "BG"),
+    ("nikola", "Nikola Jovanov", "RS"),
+    ("elena", "Elena Kostova", "MK"),
 ]
+DEMO_ORGANISER = "organiser"
 
 
 class Command(BaseCommand):
-    help = "Create demo players (password 'tabla-demo'), a finished match and one in progress."
+    help = (
+        "Create demo players (password 'tabla-demo'), a finished match, one in progress, and "
+        "two club tournaments (single elimination and Swiss) run by the user 'organiser'."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         players = [self._player(*row) for row in DEMO_PLAYERS]
-        if Match.objects.filter(player_one__in=players).exists():
+        if Match.objects.filter(player_one__in=players[:4], tournament_match=None).exists():
             self.stdout.write("demo already loaded")
         else:
-            self._matches(players)
+            self._matches(players[:4])
+        organiser = self._user(DEMO_ORGANISER)
+        for tournament in demo_tournaments(organiser=organiser, players=players):
+            self.stdout.write(
+                f"tournament {tournament.pk}: {tournament.name} ({tournament.format})"
+            )
         for player in players:
             token, _ = Token.objects.get_or_create(user=player.user)
             self.stdout.write(f"player {player.pk} {player.user.username}: token {token.key}")
@@ -40,14 +55,18 @@ class Command(BaseCommand):
         club, _ = Club.objects.get_or_create(
             name="Demo Tabla Club", defaults={"city": "Skopje", "country": "MK"}
         )
-        user, created = get_user_model().objects.get_or_create(username=username)
-        if created:
-            user.set_password(DEMO_PASSWORD)
-            user.save()
+        user = self._user(username)
         player, _ = Player.objects.get_or_create(
             user=user, defaults={"display_name": name, "country": country, "club": club}
         )
         return player
+
+    def _user(self, username: str) -> Any:
+        user, created = get_user_model().objects.get_or_create(username=username)
+        if created:
+            user.set_password(DEMO_PASSWORD)
+            user.save()
+        return user
 
     @transaction.atomic
     def _matches(self, players: list[Player]) -> None:

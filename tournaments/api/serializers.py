@@ -1,0 +1,191 @@
+"""Shapes of the tournaments API: strict inputs and read-only outputs."""
+
+from __future__ import annotations
+
+from auditlog.models import LogEntry
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.api.serializers import JSONObjectField, StrictSerializer
+from tournaments.models import (
+    Club,
+    Entry,
+    Player,
+    RatingHistory,
+    Standing,
+    Tournament,
+    VariantRating,
+)
+
+SETTINGS_FIELDS = [
+    "name", "club", "starts_on", "ends_on", "format", "match_length", "options", "match_mode",
+    "rotate_cycle", "third_place", "grand_final_reset", "consolation_rounds",
+    "consolation_match_length", "double_round_robin", "groups", "knockout_per_group",
+    "swiss_rounds", "tiebreak_order", "bye_points", "max_entries", "late_entry_until_round",
+    "check_in_required", "seed_method",
+]  # fmt: skip
+
+
+class TournamentInputSerializer(StrictSerializer, serializers.ModelSerializer):
+    club = serializers.PrimaryKeyRelatedField(
+        queryset=Club.objects.all(), required=False, allow_null=True
+    )
+    options = JSONObjectField(required=False)
+    tiebreak_order = serializers.ListField(child=serializers.CharField(), required=False)
+    match_length = serializers.IntegerField(min_value=1, max_value=99, required=False)
+    groups = serializers.IntegerField(min_value=1, max_value=64, required=False)
+
+    class Meta:
+        model = Tournament
+        fields = SETTINGS_FIELDS
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    entry_count = serializers.SerializerMethodField()
+    organisers = serializers.SlugRelatedField(many=True, read_only=True, slug_field="username")
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id", *SETTINGS_FIELDS, "status", "registration_open", "current_round",
+            "organisers", "entry_count", "created_at", "updated_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    def get_entry_count(self, tournament: Tournament) -> int:
+        count = getattr(tournament, "entry_count", None)
+        if count is None:
+            count = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+        return int(count)
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.display_name", read_only=True)
+    rating = serializers.FloatField(source="player.rating", read_only=True)
+    games_per_variant = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id", "player", "player_name", "rating", "seed", "status", "checked_in", "group",
+            "joined_round", "games_per_variant",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    @extend_schema_field({"type": "object", "additionalProperties": {"type": "integer"}})
+    def get_games_per_variant(self, entry: Entry) -> dict[str, int]:
+        counts = self.context.get("games_per_variant", {})
+        return dict(counts.get(entry.player_id, {}))
+
+
+class RegisterSerializer(StrictSerializer):
+    player = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), required=False, help_text="default: yourself"
+    )
+    late_bye_points = serializers.FloatField(min_value=0, max_value=1, required=False)
+
+
+class SeedSerializer(StrictSerializer):
+    method = serializers.ChoiceField(choices=Tournament.SeedMethod.choices, required=False)
+    seeds = serializers.DictField(
+        child=serializers.IntegerField(min_value=1), required=False, help_text="entry id → seed"
+    )
+
+    def validate_seeds(self, value: dict[str, int]) -> dict[int, int]:
+        try:
+            return {int(key): seed for key, seed in value.items()}
+        except ValueError as error:
+            raise serializers.ValidationError("keys must be entry ids") from error
+
+
+class PairSerializer(StrictSerializer):
+    deadline = serializers.DateTimeField(required=False, allow_null=True, default=None)
+
+
+class DeadlineSerializer(StrictSerializer):
+    deadline = serializers.DateTimeField(allow_null=True)
+    stage = serializers.CharField(default="main")
+
+
+class NoShowSerializer(StrictSerializer):
+    absent = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="entry ids; default: not checked in",
+    )
+    stage = serializers.CharField(default="main")
+
+
+class CorrectSerializer(StrictSerializer):
+    winner = serializers.IntegerField(help_text="entry id")
+    score_one = serializers.IntegerField(min_value=0, required=False)
+    score_two = serializers.IntegerField(min_value=0, required=False)
+
+
+class StandingSerializer(serializers.ModelSerializer):
+    player = serializers.IntegerField(source="entry.player_id", read_only=True)
+    player_name = serializers.CharField(source="entry.player.display_name", read_only=True)
+    seed = serializers.IntegerField(source="entry.seed", read_only=True)
+
+    class Meta:
+        model = Standing
+        fields = [
+            "section", "rank", "entry", "player", "player_name", "seed", "played", "match_wins",
+            "match_losses", "match_points", "games_won", "points_for", "points_against",
+            "point_diff", "buchholz", "median_buchholz", "sonneborn_berger", "head_to_head",
+            "byes", "forfeits", "computed_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class AuditEntrySerializer(serializers.ModelSerializer):
+    actor = serializers.CharField(source="actor.username", default=None, read_only=True)
+    object = serializers.SerializerMethodField()
+    action = serializers.SerializerMethodField()
+
+    class Meta:
+        model = LogEntry
+        fields = ["id", "timestamp", "actor", "action", "object", "changes"]
+        read_only_fields = fields
+
+    def get_object(self, entry: LogEntry) -> str:
+        return f"{entry.content_type.model} {entry.object_repr}"
+
+    def get_action(self, entry: LogEntry) -> str:
+        named = (entry.additional_data or {}).get("action")
+        return str(named or entry.get_action_display())
+
+
+class VariantRatingSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = VariantRating
+        fields = ["variant", "rating", "experience", "games"]
+        read_only_fields = fields
+
+
+class RatingHistorySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = RatingHistory
+        fields = ["variant", "sequence", "match", "game", "rating", "change", "experience",
+                  "rated_at"]  # fmt: skip
+        read_only_fields = fields
+
+
+class PlayerRatingSerializer(serializers.ModelSerializer):
+    experience = serializers.IntegerField(source="rating_games", read_only=True)
+    variant_ratings = VariantRatingSerializer(many=True, read_only=True)
+    history = RatingHistorySerializer(source="rating_history", many=True, read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "display_name", "rating", "experience", "variant_ratings", "history"]
+        read_only_fields = fields
+
+
+class RatingRowSerializer(serializers.ModelSerializer):
+    experience = serializers.IntegerField(source="rating_games", read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "display_name", "rating", "experience"]
+        read_only_fields = fields

@@ -1,0 +1,259 @@
+"""HTTP endpoints of the tournaments API: each validates input, calls one service or selector,
+and serializes the result. Service errors become JSON through games.api.exceptions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.views import WriteView, errors, validated
+from games.errors import InvalidRequestError
+from tournaments import selectors, services
+from tournaments.api import serializers as s
+from tournaments.models import Entry, Player, Tournament
+
+BODY = OpenApiTypes.OBJECT
+
+
+def tournament_for(pk: int) -> Tournament:
+    return get_object_or_404(Tournament, pk=pk)
+
+
+def entry_for(tournament: Tournament, eid: int) -> Entry:
+    return get_object_or_404(tournament.entries.select_related("player"), pk=eid)
+
+
+def tournament_response(tournament: Tournament, code: int = status.HTTP_200_OK) -> Response:
+    return Response(s.TournamentSerializer(tournament).data, status=code)
+
+
+class TournamentListCreateView(generics.ListAPIView, WriteView):
+    serializer_class = s.TournamentSerializer
+    filterset_fields = ["status", "format", "club"]
+
+    def get_queryset(self) -> Any:
+        return selectors.tournament_list()
+
+    @extend_schema(responses={200: s.TournamentSerializer(many=True), **errors(400, 404)})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(request=s.TournamentInputSerializer, responses={201: s.TournamentSerializer,
+                   **errors(400, 401)})  # fmt: skip
+    def post(self, request: Request) -> Response:
+        data = validated(s.TournamentInputSerializer, request)
+        tournament = services.tournament_create(user=request.user, **data)
+        return tournament_response(tournament, status.HTTP_201_CREATED)
+
+
+class TournamentDetailView(WriteView):
+    @extend_schema(responses={200: s.TournamentSerializer, **errors(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        return tournament_response(tournament_for(pk))
+
+    @extend_schema(request=s.TournamentInputSerializer, responses={200: s.TournamentSerializer,
+                   **errors(400, 401, 403, 404, 409)})  # fmt: skip
+    def patch(self, request: Request, pk: int) -> Response:
+        serializer = s.TournamentInputSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        tournament = services.tournament_update(
+            tournament=tournament_for(pk), user=request.user, **serializer.validated_data
+        )
+        return tournament_response(tournament)
+
+
+class TournamentActionView(WriteView):
+    """POST with no body: one organiser action on the tournament (the subclass names it)."""
+
+    action_name = ""
+
+    @extend_schema(request=None, responses={200: s.TournamentSerializer,
+                   **errors(401, 403, 404, 409)})  # fmt: skip
+    def post(self, request: Request, pk: int) -> Response:
+        action = getattr(services, self.action_name)
+        return tournament_response(action(tournament=tournament_for(pk), user=request.user))
+
+
+class RegistrationOpenView(TournamentActionView):
+    action_name = "registration_open"
+
+
+class RegistrationCloseView(TournamentActionView):
+    action_name = "registration_close"
+
+
+class StartView(TournamentActionView):
+    action_name = "tournament_start"
+
+
+class EntryListCreateView(WriteView):
+    @extend_schema(responses={200: s.EntrySerializer(many=True), **errors(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = tournament_for(pk)
+        context = {"games_per_variant": selectors.games_per_variant(tournament)}
+        entries = selectors.entry_list(tournament)
+        return Response(s.EntrySerializer(entries, many=True, context=context).data)
+
+    @extend_schema(request=s.RegisterSerializer, responses={201: s.EntrySerializer,
+                   **errors(400, 401, 403, 404, 409)})  # fmt: skip
+    def post(self, request: Request, pk: int) -> Response:
+        data = validated(s.RegisterSerializer, request)
+        player = data.pop("player", None) or Player.objects.filter(user=request.user).first()
+        if player is None:
+            raise InvalidRequestError("you have no player profile; name a player to register")
+        entry = services.entry_register(
+            tournament=tournament_for(pk), user=request.user, player=player, **data
+        )
+        return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class EntryWithdrawView(WriteView):
+    @extend_schema(request=None, responses={200: s.EntrySerializer, **errors(401, 403, 404, 409)})
+    def post(self, request: Request, pk: int, eid: int) -> Response:
+        entry = services.entry_withdraw(entry=entry_for(tournament_for(pk), eid), user=request.user)
+        return Response(s.EntrySerializer(entry).data)
+
+
+class EntryCheckInView(WriteView):
+    @extend_schema(request=None, responses={200: s.EntrySerializer, **errors(401, 403, 404, 409)})
+    def post(self, request: Request, pk: int, eid: int) -> Response:
+        entry = services.entry_check_in(entry=entry_for(tournament_for(pk), eid), user=request.user)
+        return Response(s.EntrySerializer(entry).data)
+
+
+class SeedView(WriteView):
+    @extend_schema(request=s.SeedSerializer, responses={200: s.EntrySerializer(many=True),
+                   **errors(400, 401, 403, 404, 409)})  # fmt: skip
+    def post(self, request: Request, pk: int) -> Response:
+        data = validated(s.SeedSerializer, request)
+        entries = services.entries_seed(tournament=tournament_for(pk), user=request.user, **data)
+        return Response(s.EntrySerializer(entries, many=True).data)
+
+
+class RoundListView(APIView):
+    @extend_schema(responses={200: BODY, **errors(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(selectors.round_list(tournament_for(pk)))
+
+
+class RoundPairView(WriteView):
+    @extend_schema(request=s.PairSerializer, responses={201: BODY,
+                   **errors(400, 401, 403, 404, 409)})  # fmt: skip
+    def post(self, request: Request, pk: int) -> Response:
+        data = validated(s.PairSerializer, request)
+        tournament = tournament_for(pk)
+        round_ = services.swiss_round_pair(tournament=tournament, user=request.user, **data)
+        rounds = selectors.round_list(tournament)
+        body = next(r for r in rounds if r["stage"] == "main" and r["number"] == round_.number)
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class RoundDeadlineView(WriteView):
+    @extend_schema(request=s.DeadlineSerializer, responses={200: BODY,
+                   **errors(400, 401, 403, 404, 409)})  # fmt: skip
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        data = validated(s.DeadlineSerializer, request)
+        round_ = services.round_deadline_set(
+            tournament=tournament_for(pk), user=request.user, number=number, **data
+        )
+        return Response({"stage": round_.stage, "number": round_.number,
+                         "deadline": round_.deadline})  # fmt: skip
+
+
+class RoundNoShowView(WriteView):
+    @extend_schema(request=s.NoShowSerializer, responses={200: BODY,
+                   **errors(400, 401, 403, 404, 409)})  # fmt: skip
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        data = validated(s.NoShowSerializer, request)
+        tournament = tournament_for(pk)
+        absent = data.pop("absent", None)
+        if absent is not None:
+            absent = list(tournament.entries.filter(pk__in=absent))
+        rows = services.round_forfeit_no_shows(
+            tournament=tournament, user=request.user, number=number, absent=absent, **data
+        )
+        return Response({"forfeited": [row.key for row in rows]})
+
+
+class ResultCorrectView(WriteView):
+    @extend_schema(request=s.CorrectSerializer, responses={200: BODY,
+                   **errors(400, 401, 403, 404, 409)})  # fmt: skip
+    def post(self, request: Request, pk: int, mid: int) -> Response:
+        data = validated(s.CorrectSerializer, request)
+        tournament = tournament_for(pk)
+        row = get_object_or_404(tournament.matches, pk=mid)
+        winner = entry_for(tournament, data.pop("winner"))
+        row = services.result_correct(
+            tournament=tournament, tournament_match=row, user=request.user, winner=winner, **data
+        )
+        return Response(selectors.match_json(row, {}))
+
+
+STAGE = OpenApiParameter("stage", str, description='"main" (default) or "knockout"')
+
+
+class BracketView(APIView):
+    @extend_schema(parameters=[STAGE], responses={200: BODY, **errors(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        stage = request.query_params.get("stage", "main")
+        return Response(selectors.bracket(tournament_for(pk), stage))
+
+
+SECTION = OpenApiParameter("section", str, description='"main", "group-N" or "knockout"')
+
+
+class StandingListView(APIView):
+    @extend_schema(parameters=[SECTION], responses={200: s.StandingSerializer(many=True),
+                   **errors(404)})  # fmt: skip
+    def get(self, request: Request, pk: int) -> Response:
+        rows = selectors.standing_list(tournament_for(pk), request.query_params.get("section"))
+        return Response(s.StandingSerializer(rows, many=True).data)
+
+
+class StandingCsvView(APIView):
+    @extend_schema(
+        responses={200: OpenApiResponse(response=str, description="text/csv"), **errors(404)}
+    )
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        tournament = tournament_for(pk)
+        response = HttpResponse(selectors.standings_csv(tournament), content_type="text/csv")
+        response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}.csv"'
+        return response
+
+
+class AuditLogView(generics.ListAPIView):
+    serializer_class = s.AuditEntrySerializer
+    filterset_class = None
+
+    def get_queryset(self) -> Any:
+        return selectors.audit_log(tournament_for(self.kwargs["pk"]))
+
+    @extend_schema(responses={200: s.AuditEntrySerializer(many=True), **errors(404)})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class RatingListView(generics.ListAPIView):
+    serializer_class = s.RatingRowSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.rating_list()
+
+    @extend_schema(responses={200: s.RatingRowSerializer(many=True), **errors(404)})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class PlayerRatingView(APIView):
+    @extend_schema(responses={200: s.PlayerRatingSerializer, **errors(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        player = get_object_or_404(Player, pk=pk)
+        return Response(s.PlayerRatingSerializer(selectors.player_ratings(player)).data)

@@ -1,0 +1,207 @@
+"""Reads: who organises, tournament lists, the bracket as a drawable JSON shape, rounds and
+pairings, stored standings (and their CSV), games per variant, the audit log and ratings."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from auditlog.models import LogEntry
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from games.models import Game
+from tournaments.models import (
+    Entry,
+    Player,
+    RatingHistory,
+    Round,
+    Standing,
+    Tournament,
+    TournamentMatch,
+)
+
+
+def is_organiser(user: Any, tournament: Tournament) -> bool:
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(
+        user.is_staff
+        or tournament.created_by_id == user.pk
+        or tournament.organisers.filter(pk=user.pk).exists()
+    )
+
+
+def tournament_list() -> QuerySet[Tournament]:
+    return Tournament.objects.select_related("club").annotate(
+        entry_count=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE))
+    )
+
+
+def entry_list(tournament: Tournament) -> QuerySet[Entry]:
+    return tournament.entries.select_related("player").order_by("seed", "id")
+
+
+def open_matches_of(entry: Entry) -> list[TournamentMatch]:
+    """The entry's matches that are drawn and not yet decided."""
+    return list(
+        TournamentMatch.objects.filter(
+            Q(entry_one=entry) | Q(entry_two=entry),
+            status=TournamentMatch.Status.READY,
+            match__isnull=False,
+        ).select_related("match")
+    )
+
+
+def games_per_variant(tournament: Tournament) -> dict[int, dict[str, int]]:
+    """For each player: how many games of each variant they played in this tournament."""
+    counts: dict[int, dict[str, int]] = {}
+    games = Game.objects.filter(match__tournament_match__tournament=tournament).exclude(
+        status=Game.Status.ABANDONED
+    )
+    for side in ("white_id", "black_id"):
+        for row in games.values(side, "variant").annotate(n=Count("id")):
+            per_player = counts.setdefault(row[side], {})
+            per_player[row["variant"]] = per_player.get(row["variant"], 0) + row["n"]
+    return counts
+
+
+def _entry_json(entry: Entry | None, row: TournamentMatch, side: int) -> dict[str, Any] | None:
+    if entry is None:
+        return None
+    return {
+        "entry": entry.pk,
+        "player": entry.player_id,
+        "name": entry.player.display_name,
+        "seed": entry.seed,
+        "score": row.score_one if side == 0 else row.score_two,
+        "is_winner": row.winner_id == entry.pk,
+    }
+
+
+def match_json(row: TournamentMatch, next_keys: dict[str, dict[str, str]]) -> dict[str, Any]:
+    return {
+        "id": row.pk,
+        "key": row.key,
+        "section": row.section,
+        "round": row.round,
+        "index": row.index,
+        "status": row.status,
+        "match_id": row.match_id,
+        "match_status": row.match.status if row.match else None,
+        "match_length": row.match_length,
+        "players": [_entry_json(row.entry_one, row, 0), _entry_json(row.entry_two, row, 1)],
+        "winner": row.winner_id,
+        "is_forfeit": row.is_forfeit,
+        "bye_points": row.bye_points,
+        "sources": row.sources,
+        "winner_to": next_keys.get(row.key, {}).get("winner"),
+        "loser_to": next_keys.get(row.key, {}).get("loser"),
+    }
+
+
+def _rows(tournament: Tournament, stage: str) -> list[TournamentMatch]:
+    return list(
+        tournament.matches.filter(stage=stage).select_related(
+            "entry_one__player", "entry_two__player", "match"
+        )
+    )
+
+
+def bracket(tournament: Tournament, stage: str = "main") -> dict[str, Any]:
+    """The stage as sections → rounds → matches, each match with its players, scores, status,
+    the games match id, and the keys of the matches its winner and loser go on to."""
+    rows = _rows(tournament, stage)
+    next_keys: dict[str, dict[str, str]] = {}
+    for row in rows:
+        for source in row.sources:
+            kind, _, key = source.partition(":")
+            if kind in ("winner", "loser"):
+                next_keys.setdefault(key, {})[kind] = row.key
+    sections: dict[str, dict[int, list[dict[str, Any]]]] = {}
+    for row in sorted(rows, key=lambda r: (r.round, r.index)):
+        sections.setdefault(row.section, {}).setdefault(row.round, []).append(
+            match_json(row, next_keys)
+        )
+    stored = tournament.brackets.get(stage, {})
+    return {
+        "tournament": tournament.pk,
+        "stage": stage,
+        "format": stored.get("format", tournament.format),
+        "size": len(stored.get("seeds", {})) or tournament.entries.count(),
+        "sections": [
+            {
+                "name": name,
+                "rounds": [{"number": n, "matches": ms} for n, ms in sorted(rounds.items())],
+            }
+            for name, rounds in sections.items()
+        ],
+    }
+
+
+def round_list(tournament: Tournament) -> list[dict[str, Any]]:
+    """Every round with its pairings (matches in board order)."""
+    rows = _rows(tournament, "main") + _rows(tournament, "knockout")
+    rounds = []
+    for round_ in Round.objects.filter(tournament=tournament).order_by("stage", "number"):
+        pairings = [
+            match_json(row, {})
+            for row in sorted(rows, key=lambda r: (r.section, r.index))
+            if row.stage == round_.stage and row.round == round_.number
+        ]
+        rounds.append(
+            {
+                "stage": round_.stage,
+                "number": round_.number,
+                "opening_variant": round_.opening_variant,
+                "deadline": round_.deadline,
+                "is_finished": round_.is_finished,
+                "pairings": pairings,
+            }
+        )
+    return rounds
+
+
+def standing_list(tournament: Tournament, section: str | None = None) -> QuerySet[Standing]:
+    standings = Standing.objects.filter(tournament=tournament).select_related("entry__player")
+    return standings.filter(section=section) if section else standings
+
+
+CSV_FIELDS = ["section", "rank", "player", "player_id", "seed", "played", "match_wins",
+              "match_losses", "match_points", "games_won", "points_for", "points_against",
+              "point_diff", "buchholz", "median_buchholz", "sonneborn_berger", "head_to_head",
+              "byes", "forfeits"]  # fmt: skip
+
+
+def standings_csv(tournament: Tournament) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_FIELDS)
+    for row in standing_list(tournament):
+        values = {
+            "player": row.entry.player.display_name,
+            "player_id": row.entry.player_id,
+            "seed": row.entry.seed,
+        }
+        writer.writerow([values.get(f, getattr(row, f, None)) for f in CSV_FIELDS])
+    return out.getvalue()
+
+
+def audit_log(tournament: Tournament) -> QuerySet[LogEntry]:
+    """Every recorded change of the tournament and its entries, rounds and matches."""
+    return (
+        LogEntry.objects.filter(additional_data__tournament=tournament.pk)
+        .select_related("actor", "content_type")
+        .order_by("-timestamp", "-id")
+    )
+
+
+def player_ratings(player: Player) -> Player:
+    return Player.objects.prefetch_related(
+        "variant_ratings",
+        Prefetch("rating_history", queryset=RatingHistory.objects.order_by("variant", "sequence")),
+    ).get(pk=player.pk)
+
+
+def rating_list() -> QuerySet[Player]:
+    return Player.objects.filter(rating_games__gt=0).order_by("-rating", "display_name")

@@ -1,0 +1,42 @@
+"""Services: everything that writes rows. Keyword-only, typed, returning what they changed."""
+
+from tournaments.services.formats import swiss_round_pair
+from tournaments.services.lifecycle import (
+    entries_seed,
+    entry_check_in,
+    entry_register,
+    entry_withdraw,
+    registration_close,
+    registration_open,
+    tournament_create,
+    tournament_start,
+    tournament_update,
+)
+from tournaments.services.ratings import ratings_recompute
+from tournaments.services.results import (
+    result_correct,
+    round_deadline_set,
+    round_forfeit_no_shows,
+    tournament_match_record,
+)
+from tournaments.services.standings import standings_recompute, standings_recompute_all
+
+__all__ = [
+    "entries_seed",
+    "entry_check_in",
+    "entry_register",
+    "entry_withdraw",
+    "ratings_recompute",
+    "registration_close",
+    "registration_open",
+    "result_correct",
+    "round_deadline_set",
+    "round_forfeit_no_shows",
+    "standings_recompute",
+    "standings_recompute_all",
+    "swiss_round_pair",
+    "tournament_create",
+    "tournament_match_record",
+    "tournament_start",
+    "tournament_update",
+]

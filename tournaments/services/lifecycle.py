@@ -1,0 +1,246 @@
+"""A tournament's life before play: create, edit, registration, entries, check-in, seeding,
+withdrawal and late entry; then start, which hands over to the format's service."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from auditlog.context import set_actor
+from django.db import transaction
+from django.db.models import Max
+
+from games import services as games_services
+from games.engine import Options
+from games.errors import ConflictError, InvalidRequestError, NotAllowedError
+from tournaments import selectors
+from tournaments.models import Entry, Player, Tournament, TournamentMatch
+from tournaments.services.common import audit, check_status, locked, organiser_action
+from tournaments.standings import TIEBREAKS
+
+Status = Tournament.Status
+EDITABLE = (Status.DRAFT, Status.REGISTRATION)
+
+
+def tournament_create(
+    *, user: Any, organisers: list[Any] | None = None, **fields: Any
+) -> Tournament:
+    """Create a draft tournament; ``user`` is its first organiser. Options are checked by the
+    engine, the tie-break order against the known tie-breaks."""
+    _check_fields(fields)
+    with transaction.atomic(), set_actor(user):
+        tournament = Tournament.objects.create(created_by=user, **fields)
+        tournament.organisers.add(user, *(organisers or []))
+        audit(tournament, user, "create", status=(None, tournament.status))
+    return tournament
+
+
+def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> Tournament:
+    """Change settings while the tournament is a draft or open for registration."""
+    _check_fields(fields)
+    with organiser_action(tournament, user) as tournament:
+        check_status(tournament, *EDITABLE)
+        before = {name: getattr(tournament, name) for name in fields}
+        for name, value in fields.items():
+            setattr(tournament, name, value)
+        tournament.save()
+        audit(tournament, user, "update", **{n: (before[n], fields[n]) for n in fields})
+    return tournament
+
+
+def _check_fields(fields: Mapping[str, Any]) -> None:
+    if "options" in fields:
+        fields = {**fields, "options": Options.from_json(fields["options"]).to_json()}
+    for name in fields.get("tiebreak_order") or []:
+        if name not in TIEBREAKS:
+            raise InvalidRequestError(f"unknown tie-break {name!r}; known: {', '.join(TIEBREAKS)}")
+
+
+def registration_open(*, tournament: Tournament, user: Any) -> Tournament:
+    with organiser_action(tournament, user) as tournament:
+        check_status(tournament, *EDITABLE, Status.RUNNING)
+        if tournament.status == Status.DRAFT:
+            tournament.status = Status.REGISTRATION
+        tournament.registration_open = True
+        tournament.save()
+        audit(tournament, user, "registration_open", registration_open=(False, True))
+    return tournament
+
+
+def registration_close(*, tournament: Tournament, user: Any) -> Tournament:
+    with organiser_action(tournament, user) as tournament:
+        tournament.registration_open = False
+        tournament.save()
+        audit(tournament, user, "registration_close", registration_open=(True, False))
+    return tournament
+
+
+def entry_register(
+    *, tournament: Tournament, user: Any, player: Player, late_bye_points: float | None = None
+) -> Entry:
+    """Register ``player`` (themself, or anyone by an organiser). During a Swiss tournament a
+    late entry is allowed until round ``late_entry_until_round`` is paired: the rounds already
+    paired count as byes worth ``late_bye_points`` (organisers only; default 0)."""
+    is_organiser = selectors.is_organiser(user, tournament)
+    if not is_organiser and player.user_id != user.pk:
+        raise NotAllowedError("players register themselves; organisers may register anyone")
+    with transaction.atomic(), set_actor(user):
+        tournament = locked(tournament)
+        if not tournament.registration_open:
+            raise ConflictError("registration is closed")
+        if tournament.status == Status.RUNNING:
+            _check_late_entry(tournament)
+        else:
+            check_status(tournament, Status.REGISTRATION)
+        active = tournament.entries.filter(status=Entry.Status.ACTIVE)
+        if tournament.max_entries is not None and active.count() >= tournament.max_entries:
+            raise ConflictError(f"the tournament is full ({tournament.max_entries} entries)")
+        if tournament.entries.filter(player=player).exists():
+            raise ConflictError(f"{player} is already registered")
+        entry = Entry.objects.create(tournament=tournament, player=player)
+        if tournament.status == Status.RUNNING:
+            points = late_bye_points if is_organiser and late_bye_points is not None else 0.0
+            _late_entry_byes(tournament, entry, points)
+        audit(tournament, user, "register", entry=(None, str(player)))
+    return entry
+
+
+def _check_late_entry(tournament: Tournament) -> None:
+    if tournament.format != Tournament.Format.SWISS:
+        raise ConflictError("late entry is possible only in a Swiss tournament")
+    if tournament.current_round >= tournament.late_entry_until_round:
+        raise ConflictError(
+            f"late entry closed: round {tournament.current_round} is already paired "
+            f"(allowed until round {tournament.late_entry_until_round})"
+        )
+
+
+def _late_entry_byes(tournament: Tournament, entry: Entry, points: float) -> None:
+    last_seed = tournament.entries.aggregate(last=Max("seed"))["last"] or 0
+    entry.seed, entry.joined_round = last_seed + 1, tournament.current_round + 1
+    entry.save()
+    for number in range(1, tournament.current_round + 1):
+        TournamentMatch.objects.create(
+            tournament=tournament,
+            key=f"R{number}-late-{entry.pk}",
+            round=number,
+            index=999,
+            entry_one=entry,
+            status=TournamentMatch.Status.BYE,
+            winner=entry,
+            bye_points=points,
+        )
+
+
+def entry_check_in(*, entry: Entry, user: Any) -> Entry:
+    _check_self_or_organiser(entry, user)
+    with transaction.atomic(), set_actor(user):
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.status != Entry.Status.ACTIVE:
+            raise ConflictError("a withdrawn entry cannot check in")
+        entry.checked_in = True
+        entry.save()
+    return entry
+
+
+def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
+    """Withdraw an entry. Once the tournament runs, its remaining matches become forfeits
+    (those not yet drawn are forfeited when their opponent is known)."""
+    _check_self_or_organiser(entry, user)
+    with transaction.atomic(), set_actor(user):
+        tournament = locked(entry.tournament)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.status == Entry.Status.WITHDRAWN:
+            raise ConflictError("the entry is already withdrawn")
+        entry.status = Entry.Status.WITHDRAWN
+        entry.save()
+        audit(tournament, user, "withdraw", entry=(str(entry.player), None))
+        if tournament.status == Status.RUNNING:
+            for tournament_match in selectors.open_matches_of(entry):
+                games_services.match_forfeit(
+                    match=tournament_match.match, user=tournament.created_by, loser=entry.player
+                )
+    return entry
+
+
+def _check_self_or_organiser(entry: Entry, user: Any) -> None:
+    if entry.player.user_id != user.pk and not selectors.is_organiser(user, entry.tournament):
+        raise NotAllowedError("only the player and the organisers may do this")
+
+
+def entries_seed(
+    *,
+    tournament: Tournament,
+    user: Any,
+    method: str | None = None,
+    seeds: Mapping[int, int] | None = None,
+    rng: random.Random | None = None,
+) -> list[Entry]:
+    """Seed the active entries: ``manual`` (``seeds`` maps every entry id to 1..n), ``rating``
+    (highest rating first, then earliest registration) or ``random``."""
+    with organiser_action(tournament, user) as tournament:
+        check_status(tournament, *EDITABLE)
+        method = method or tournament.seed_method
+        entries = list(
+            tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player")
+        )
+        order = _seed_order(entries, method, seeds or {}, rng or random.Random())
+        before = {e.pk: e.seed for e in entries}
+        for number, entry in enumerate(order, start=1):
+            entry.seed = number
+        Entry.objects.bulk_update(order, ["seed"])
+        tournament.seed_method = method
+        tournament.save()
+        audit(tournament, user, "seed", seeds=(before, {e.pk: e.seed for e in order}))
+    return order
+
+
+def _seed_order(
+    entries: list[Entry], method: str, seeds: Mapping[int, int], rng: random.Random
+) -> list[Entry]:
+    if method == Tournament.SeedMethod.MANUAL:
+        wanted = set(range(1, len(entries) + 1))
+        if {e.pk for e in entries} != set(seeds) or set(seeds.values()) != wanted:
+            raise InvalidRequestError(
+                f"manual seeding needs every entry ({sorted(e.pk for e in entries)}) "
+                f"mapped to a distinct seed 1..{len(entries)}"
+            )
+        return sorted(entries, key=lambda e: seeds[e.pk])
+    if method == Tournament.SeedMethod.RANDOM:
+        shuffled = sorted(entries, key=lambda e: e.pk)
+        rng.shuffle(shuffled)
+        return shuffled
+    if method == Tournament.SeedMethod.RATING:
+        return sorted(entries, key=lambda e: (-e.player.rating, e.created_at, e.pk))
+    raise InvalidRequestError(f"unknown seeding method {method!r}")
+
+
+def tournament_start(*, tournament: Tournament, user: Any) -> Tournament:
+    """Close registration, drop entries that did not check in (when check-in is required),
+    seed any unseeded field by the tournament's method, and draw the first matches."""
+    from tournaments.services import formats
+
+    with organiser_action(tournament, user) as tournament:
+        check_status(tournament, *EDITABLE)
+        active = tournament.entries.filter(status=Entry.Status.ACTIVE)
+        if tournament.check_in_required:
+            active.filter(checked_in=False).update(status=Entry.Status.WITHDRAWN)
+        entries = list(active.select_related("player"))
+        if len(entries) < 2:
+            raise ConflictError(f"a tournament needs at least 2 entries, not {len(entries)}")
+        if any(e.seed is None for e in entries) or len({e.seed for e in entries}) != len(entries):
+            order = _seed_order(entries, tournament.seed_method, {}, random.Random())
+            for number, entry in enumerate(order, start=1):
+                entry.seed = number
+            Entry.objects.bulk_update(order, ["seed"])
+        before = tournament.status
+        tournament.status = Status.RUNNING
+        # Registration stays open only for late entries into a Swiss tournament.
+        tournament.registration_open = (
+            tournament.format == Tournament.Format.SWISS and tournament.late_entry_until_round > 1
+        )
+        tournament.save()
+        formats.draw_start(tournament)
+        audit(tournament, user, "start", status=(before, tournament.status))
+    return tournament

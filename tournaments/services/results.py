@@ -1,0 +1,188 @@
+"""Results in a tournament: record a finished games Match on its slot and move the tournament
+on; an organiser's correction (re-propagated, or refused when later matches have started);
+deadlines and forfeits for no-shows."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import services as games_services
+from games.errors import ConflictError, InvalidRequestError
+from games.models import Game, Match
+from tournaments.models import Entry, Round, Tournament, TournamentMatch
+from tournaments.services import formats
+from tournaments.services.common import audit, has_started, locked, organiser_action
+from tournaments.services.ratings import ratings_enqueue
+from tournaments.services.standings import standings_enqueue
+
+MatchStatus = TournamentMatch.Status
+
+
+def tournament_match_record(*, match: Match) -> TournamentMatch | None:
+    """``match`` has ended: store its outcome on its tournament slot, fill the next matches and
+    recompute the standings on commit. None when the match belongs to no tournament."""
+    row = TournamentMatch.objects.filter(match=match).first()
+    if row is None:
+        return None
+    with transaction.atomic():
+        tournament = locked(row.tournament)
+        row = TournamentMatch.objects.select_for_update().get(pk=row.pk)
+        _outcome_store(row, match)
+        formats.progress(tournament, row)
+        standings_enqueue(tournament)
+    return row
+
+
+def _outcome_store(row: TournamentMatch, match: Match) -> None:
+    one, two = row.entry_one, row.entry_two
+    assert one is not None and two is not None
+    row.winner = one if match.winner_id == one.player_id else two
+    row.score_one, row.score_two = match.score_one, match.score_two
+    won = match.games.filter(status=Game.Status.FINISHED)
+    row.games_one = won.filter(result_winner_id=one.player_id).count()
+    row.games_two = won.filter(result_winner_id=two.player_id).count()
+    row.is_forfeit = match.status == Match.Status.FORFEITED
+    row.status = MatchStatus.DONE
+    row.finished_at = timezone.now()
+    row.save()
+
+
+def result_correct(
+    *,
+    tournament: Tournament,
+    tournament_match: TournamentMatch,
+    user: Any,
+    winner: Entry,
+    score_one: int | None = None,
+    score_two: int | None = None,
+) -> TournamentMatch:
+    """The organiser changes the winner (and score) of a finished match. In a bracket the new
+    winner and loser are carried forward; it is refused when a later match they would leave
+    has already started (correct that one first)."""
+    with organiser_action(tournament, user) as tournament:
+        row = TournamentMatch.objects.select_for_update().get(pk=tournament_match.pk)
+        if row.status != MatchStatus.DONE or row.entry_two_id is None:
+            raise ConflictError(f"match {row.key} has no result to correct ({row.status})")
+        if winner.pk not in (row.entry_one_id, row.entry_two_id):
+            raise InvalidRequestError(f"entry {winner.pk} does not play in match {row.key}")
+        _check_correctable(tournament, row, winner)
+        before = (row.winner_id, row.score_one, row.score_two)
+        if winner.pk != row.winner_id and score_one is None and score_two is None:
+            score_one, score_two = row.score_two, row.score_one  # the other way round
+        row.winner = winner
+        row.score_one = row.score_one if score_one is None else score_one
+        row.score_two = row.score_two if score_two is None else score_two
+        row.is_forfeit = False
+        row.save()
+        if row.match is not None:
+            games_services.match_correct(
+                match=row.match,
+                winner=winner.player,
+                score_one=row.score_one,
+                score_two=row.score_two,
+            )
+        formats.progress(tournament, row)
+        audit(
+            tournament,
+            user,
+            "correct_result",
+            match=(row.key, row.key),
+            result=(list(before), [row.winner_id, row.score_one, row.score_two]),
+        )
+        standings_enqueue(tournament)
+        ratings_enqueue()
+    return row
+
+
+def _check_correctable(tournament: Tournament, row: TournamentMatch, winner: Entry) -> None:
+    if row.stage == "main" and "knockout" in tournament.brackets:
+        raise ConflictError("the knock-out stage is already drawn from these group results")
+    if not (tournament.is_elimination or row.stage == "knockout"):
+        return  # a league result: only the standings change (later Swiss pairings stand)
+    try:
+        states, _, rows = formats.bracket_states(tournament, row.stage, {row.key: winner.pk})
+    except ValueError:  # a later result names a player the correction takes out of that match
+        rows = list(tournament.matches.filter(stage=row.stage, status=MatchStatus.DONE))
+        players = {row.entry_one_id, row.entry_two_id}
+        blocked = [
+            other.key
+            for other in rows
+            if other.key != row.key and {other.entry_one_id, other.entry_two_id} & players
+        ]
+    else:
+        blocked = [
+            other.key
+            for other in rows
+            if other.key != row.key
+            and states[other.key].players != (other.entry_one_id, other.entry_two_id)
+            and (other.status == MatchStatus.DONE or has_started(other.match))
+        ]
+    if blocked:
+        raise ConflictError(
+            f"cannot correct {row.key}: later matches {', '.join(blocked)} have already "
+            "started with the present result; correct or reset those first"
+        )
+
+
+def round_deadline_set(
+    *,
+    tournament: Tournament,
+    user: Any,
+    number: int,
+    deadline: datetime.datetime | None,
+    stage: str = "main",
+) -> Round:
+    """Set the time after which the round's unstarted matches may be forfeited."""
+    with organiser_action(tournament, user) as tournament:
+        round_ = formats.check_round(tournament, stage, number)
+        before = round_.deadline
+        round_.deadline = deadline
+        round_.save()
+        audit(
+            tournament, user, "round_deadline", **{f"round {number} deadline": (before, deadline)}
+        )
+    return round_
+
+
+def round_forfeit_no_shows(
+    *,
+    tournament: Tournament,
+    user: Any,
+    number: int,
+    absent: list[Entry] | None = None,
+    stage: str = "main",
+) -> list[TournamentMatch]:
+    """After the round's deadline, every match of the round not yet started is forfeited by
+    the absent player: those listed in ``absent``, else the one who has not checked in. A match
+    where both or neither are absent is left to the organiser."""
+    with organiser_action(tournament, user) as tournament:
+        round_ = formats.check_round(tournament, stage, number)
+        if round_.deadline is None:
+            raise ConflictError(f"round {number} has no deadline; set one first")
+        if timezone.now() < round_.deadline:
+            raise ConflictError(
+                f"the deadline of round {number} ({round_.deadline}) has not passed"
+            )
+        absent_ids = None if absent is None else {entry.pk for entry in absent}
+        rows = tournament.matches.filter(stage=stage, round=number, status=MatchStatus.READY)
+        forfeited = []
+        for row in rows.select_related("entry_one__player", "entry_two__player", "match"):
+            if has_started(row.match):
+                continue
+            missing = [e for e in row.entries if e and _is_absent(e, absent_ids)]
+            if len(missing) != 1:
+                continue
+            games_services.match_forfeit(
+                match=row.match, user=tournament.created_by, loser=missing[0].player
+            )
+            forfeited.append(row.key)
+        audit(tournament, user, "forfeit_no_shows", **{f"round {number}": (None, forfeited)})
+    return list(tournament.matches.filter(stage=stage, key__in=forfeited))
+
+
+def _is_absent(entry: Entry, absent_ids: set[int] | None) -> bool:
+    return entry.pk in absent_ids if absent_ids is not None else not entry.checked_in

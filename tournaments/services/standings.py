@@ -1,0 +1,147 @@
+"""Standings: build MatchResult rows from the stored matches, call the pure compute_standings
+(and placings for brackets), and store the rows so pages and the API read them cheaply."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from django.db import transaction
+
+from tournaments import brackets
+from tournaments.models import Standing, Tournament, TournamentMatch
+from tournaments.standings import DEFAULT_ORDER, MatchResult, StandingRow, compute_standings
+
+MatchStatus = TournamentMatch.Status
+STAT_FIELDS = (
+    "played",
+    "match_wins",
+    "match_losses",
+    "match_points",
+    "games_won",
+    "points_for",
+    "points_against",
+    "point_diff",
+    "buchholz",
+    "median_buchholz",
+    "sonneborn_berger",
+    "head_to_head",
+    "byes",
+    "forfeits",
+)
+
+
+def match_results(tournament: Tournament, rows: list[TournamentMatch]) -> list[MatchResult]:
+    """Played matches and byes as the pure MatchResult; bracket byes (no opponent yet known)
+    and unplayed matches are left out."""
+    results = []
+    for row in rows:
+        if row.status == MatchStatus.DONE and row.entry_two_id is not None:
+            results.append(
+                MatchResult(
+                    round=row.round,
+                    player1=row.entry_one_id,
+                    player2=row.entry_two_id,
+                    winner=row.winner_id,
+                    score1=row.score_one,
+                    score2=row.score_two,
+                    games1=row.games_one,
+                    games2=row.games_two,
+                    forfeit=row.is_forfeit,
+                )
+            )
+        elif (
+            row.status == MatchStatus.BYE and row.stage == "main" and not tournament.is_elimination
+        ):
+            points = tournament.bye_points if row.bye_points is None else row.bye_points
+            results.append(
+                MatchResult(
+                    round=row.round,
+                    player1=row.entry_one_id,
+                    player2=None,
+                    winner=row.entry_one_id,
+                    bye_points=points,
+                )
+            )
+    return results
+
+
+def section_standings(
+    tournament: Tournament, section: str, stage: str = "main"
+) -> list[StandingRow]:
+    """The live standings of one section (a group, or the whole field), in the organiser's
+    tie-break order."""
+    rows = list(tournament.matches.filter(stage=stage, section=section))
+    players = sorted(
+        {row.entry_one_id for row in rows if row.entry_one_id}
+        | {row.entry_two_id for row in rows if row.entry_two_id}
+    )
+    if section == "main" and stage == "main" and not tournament.is_elimination:
+        players = sorted(set(players) | set(tournament.entries.values_list("pk", flat=True)))
+    order = tuple(tournament.tiebreak_order or DEFAULT_ORDER)
+    return compute_standings(players, match_results(tournament, rows), order)
+
+
+def bracket_standings(tournament: Tournament, stage: str) -> list[StandingRow]:
+    """Statistics of every bracket entrant, ranked by final placing (None while undecided)."""
+    from tournaments.services.formats import bracket_states
+
+    states, bracket, rows = bracket_states(tournament, stage)
+    places = dict(brackets.placings(bracket, states))
+    players = sorted(set(tournament.brackets[stage]["seeds"].values()))
+    stats = compute_standings(players, match_results(tournament, rows), DEFAULT_ORDER)
+    ranked = [_with_rank(row, places.get(row.player)) for row in stats]
+    return sorted(ranked, key=lambda row: (row.rank is None, row.rank or 0, row.player))
+
+
+def _with_rank(row: StandingRow, rank: int | None) -> StandingRow:
+    return replace(row, rank=rank)  # type: ignore[arg-type]
+
+
+def standings_recompute(*, tournament: Tournament) -> list[Standing]:
+    """Recompute and store every standings table of ``tournament``. Idempotent: the tournament
+    row is locked and the stored rows are replaced, so concurrent runs simply follow each other."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tables: dict[str, list[StandingRow]] = {}
+        if tournament.is_elimination:
+            tables["main"] = bracket_standings(tournament, "main")
+        elif tournament.status != Tournament.Status.DRAFT:
+            sections = set(
+                tournament.matches.filter(stage="main").values_list("section", flat=True)
+            )
+            for section in sorted(sections) or ["main"]:
+                tables[section] = section_standings(tournament, section)
+            if "knockout" in tournament.brackets:
+                tables["knockout"] = bracket_standings(tournament, "knockout")
+        Standing.objects.filter(tournament=tournament).delete()
+        return Standing.objects.bulk_create(
+            Standing(
+                tournament=tournament,
+                section=section,
+                entry_id=row.player,
+                rank=row.rank,
+                **{name: getattr(row, name) for name in STAT_FIELDS},
+            )
+            for section, rows in tables.items()
+            for row in rows
+        )
+
+
+def standings_recompute_all() -> int:
+    """The safety net of the beat schedule: recompute every running or finished tournament."""
+    tournaments = Tournament.objects.filter(
+        status__in=[Tournament.Status.RUNNING, Tournament.Status.FINISHED]
+    )
+    count = 0
+    for tournament in tournaments:
+        standings_recompute(tournament=tournament)
+        count += 1
+    return count
+
+
+def standings_enqueue(tournament: Tournament) -> None:
+    """Recompute the standings once the current transaction commits (a Celery task)."""
+    from tournaments.tasks import standings_recompute as standings_recompute_task
+
+    tournament_id = tournament.pk
+    transaction.on_commit(lambda: standings_recompute_task.delay(tournament_id))
