@@ -1,6 +1,8 @@
-"""Root URL configuration: admin, health check, OpenAPI schema and docs, and the v1 API."""
+"""Root URL configuration: admin, health check, OpenAPI schema and docs, the v1 API, and the
+web pages (login, language switch, games.urls at the root)."""
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
@@ -17,4 +19,9 @@ urlpatterns = [
     path("api/v1/auth/token/", TokenView.as_view(), name="auth-token"),
     path("api/v1/", include("games.api.urls", namespace="games")),
     path("api/v1/", include("tournaments.api.urls", namespace="tournaments")),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("tournaments/", include("tournaments.urls", namespace="tournaments_web")),
+    path("", include("games.urls", namespace="web")),
 ]

@@ -49,6 +49,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "auditlog",
     "games",
     "tournaments",
 ]
@@ -57,6 +59,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -72,6 +75,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -88,6 +92,14 @@ DATABASES = {
         conn_health_checks=True,
     ),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Concurrent requests (gunicorn threads) queue for SQLite's write lock instead of failing with
+    # "database is locked": transactions take it at BEGIN, and WAL lets readers go on meanwhile.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -98,15 +110,24 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # Internationalization and time
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("mk", "Македонски")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+
+# Web pages: log in and out with django.contrib.auth's views (templates/registration/).
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "web:home"
+LOGOUT_REDIRECT_URL = "web:home"
 
 # Static files, served by WhiteNoise
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
 
 # Django REST framework and the OpenAPI schema
 
@@ -141,6 +162,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Matches and tournaments of Tabla, Gjul Bara and Tapa.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs load Swagger UI and Redoc from static files (drf-spectacular-sidecar), not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "games.models.Match.Status",
         "GameStatusEnum": "games.models.Game.Status",
@@ -160,6 +185,21 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
+# The beat process (`celery -A config beat`) recomputes everything now and then, as a safety net
+# for a lost task; each run is idempotent.
+CELERY_BEAT_SCHEDULE = {
+    "standings-recompute-all": {
+        "task": "tournaments.tasks.standings_recompute_all",
+        "schedule": env_int("STANDINGS_RECOMPUTE_SECONDS", 15 * 60),
+    },
+    "ratings-recompute": {
+        "task": "tournaments.tasks.ratings_recompute",
+        "schedule": env_int("RATINGS_RECOMPUTE_SECONDS", 60 * 60),
+    },
+}
+
+# Audit log (django-auditlog): actors are set explicitly by the tournament services.
+AUDITLOG_INCLUDE_ALL_MODELS = False
 
 # Logging: everything to the console, level from LOG_LEVEL.
 

@@ -1,0 +1,47 @@
+"""Template filters for the web pages: translated names of statuses, variants, modes and kinds."""
+
+from django import template
+from django.utils.translation import gettext_lazy as _
+
+register = template.Library()
+
+LABELS = {
+    # match, game and report statuses
+    "scheduled": _("scheduled"),
+    "in_progress": _("in progress"),
+    "finished": _("finished"),
+    "forfeited": _("forfeited"),
+    "abandoned": _("abandoned"),
+    "pending": _("pending"),
+    "confirmed": _("confirmed"),
+    "disputed": _("disputed"),
+    "overridden": _("overridden"),
+    # variants
+    "tabla": _("Tabla"),
+    "gul_bara": _("Gjul Bara"),
+    "tapa": _("Tapa"),
+    # match modes
+    "online": _("online"),
+    "over_the_board": _("over the board"),
+    "imported": _("imported"),
+    # tournament formats
+    "single_elimination": _("single elimination"),
+    "double_elimination": _("double elimination"),
+    "consolation": _("consolation"),
+    "round_robin": _("round robin"),
+    "swiss": _("Swiss"),
+    "registration": _("registration"),
+    "running": _("running"),
+    # result kinds
+    "single": _("single"),
+    "mars": _("mars"),
+    "triple": _("triple"),
+    "mother": _("mother"),
+    "tie": _("tie"),
+}
+
+
+@register.filter
+def label(value: str) -> str:
+    """``{{ match.status|label }}``: the translated name of an enum value (the value if unknown)."""
+    return str(LABELS.get(value, value))

@@ -1,0 +1,195 @@
+"""Web pages: home, a match (board, log, replay, live updates, play), a player. Server-rendered;
+the browser plays through the REST API (session auth + CSRF), the views only read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import condition, require_safe
+
+from games import selectors, web_selectors
+from games.board_svg import board_frame, board_pieces
+from games.charts import line_chart
+from games.engine import start_position
+from games.models import Game, Match, ResultReport, Turn
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    context = {
+        **web_selectors.home_matches(user=request.user),
+        "tournaments": web_selectors.home_tournaments(),
+    }
+    return render(request, "games/home.html", context)
+
+
+@require_safe
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    context = match_context(request, pk)
+    context["etag"] = _live_etag(request, pk)
+    return render(request, "games/match.html", context)
+
+
+@require_safe
+def match_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live part of the match page as an HTML fragment, fetched when the state changes."""
+    return render(request, "games/_match_live.html", match_context(request, pk))
+
+
+def _live_etag(request: HttpRequest, pk: int) -> str:
+    return web_selectors.match_live_version(user=request.user, pk=pk).etag
+
+
+@require_safe
+@condition(etag_func=_live_etag)
+def match_state(request: HttpRequest, pk: int) -> JsonResponse:
+    """A cheap JSON summary to poll with If-None-Match: 304 while nothing has changed."""
+    version = web_selectors.match_live_version(user=request.user, pk=pk)
+    response = JsonResponse(version.to_json())
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_safe
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    player = web_selectors.player_visible(pk=pk)
+    history = web_selectors.player_rating_history(player)
+    chart = line_chart([r for _d, r in history], [d.strftime("%Y-%m-%d") for d, _r in history])
+    matches = web_selectors.player_matches(player=player, user=request.user)
+    rows = [_match_row(match, player) for match in matches]
+    return render(request, "games/player.html", {"player": player, "chart": chart, "matches": rows})
+
+
+# --- context builders: ready-made data for the templates --------------------------------------
+
+
+def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
+    match = web_selectors.match_visible(user=request.user, pk=pk)
+    games = web_selectors.match_games(match)
+    number = request.GET.get("game", "")
+    shown = int(number) if number.isdigit() else None
+    game = web_selectors.match_shown_game(match, games, shown)
+    you = selectors.player_for(request.user)
+    context: dict[str, Any] = {
+        "match": match,
+        "games": games,
+        "game": game,
+        "followed": shown is None,
+        "you": you,
+        "reports": _reports(match, request.user, you),
+        "can_report": _can_report(match, request.user, you),
+        "report_choices": [
+            {"value": f"{kind}:{points}", "kind": kind, "points": points}
+            for kind, points in web_selectors.match_report_choices(match)
+        ]
+        if match.mode == Match.Mode.OVER_THE_BOARD and match.status == Match.Status.IN_PROGRESS
+        else [],
+    }
+    if game is not None:
+        context.update(_game_context(game, you))
+    return context
+
+
+def _game_context(game: Game, you: Any) -> dict[str, Any]:
+    turns = web_selectors.game_turn_list(game)
+    to_move = selectors.player_to_move(game)
+    can_play = (
+        you is not None
+        and to_move is not None
+        and to_move.pk == you.pk
+        and game.match.mode == Match.Mode.ONLINE
+    )
+    roll_due = selectors.is_roll_due(game)
+    plays = selectors.game_legal_plays(game) if can_play and not roll_due else []
+    return {
+        "frame": board_frame(game.variant),
+        "pieces": board_pieces(game.position, game.dice),
+        "to_move": to_move,
+        "turn_colour": game.position.get("turn"),
+        "can_play": can_play,
+        "roll_due": roll_due,
+        "legal_plays": [
+            {
+                "value": str(o.play),
+                "label": str(o.play) or _("pass"),
+                "ends_game": o.result is not None,
+            }
+            for o in plays
+        ],
+        "log": [_log_row(game, turn) for turn in turns],
+        "replay": _replay(game, turns),
+        "proof": selectors.game_dice_proof(game) if game.seed_commitment else None,
+        "client": {
+            "game": game.pk,
+            "ply": game.ply,
+            "roll_url": reverse("games:dice-roll", kwargs={"pk": game.pk}),
+            "plays_url": reverse("games:play-submit", kwargs={"pk": game.pk}),
+        },
+    }
+
+
+def _side_name(game: Game, side: str) -> str:
+    return f"{_('White') if side == 'w' else _('Black')} ({game.player_of(side).display_name})"
+
+
+def _log_row(game: Game, turn: Turn) -> dict[str, Any]:
+    return {
+        "ply": turn.ply,
+        "side": turn.side,
+        "player": game.player_of(turn.side).display_name,
+        "dice": "-".join(str(d) for d in turn.dice),
+        "pending": turn.kind == Turn.Kind.PENDING,
+        "moves": " ".join(turn.moves) or _("pass"),
+    }
+
+
+def _replay(game: Game, turns: list[Turn]) -> list[dict[str, Any]]:
+    """One frame per position: the start, then the position after each turn."""
+    start = start_position(game.variant, "w").to_json()
+    frames = [{"ply": 0, "pieces": board_pieces(start), "caption": _("Start of the game")}]
+    for turn in turns:
+        row = _log_row(game, turn)
+        caption = _("%(side)s rolled %(dice)s: %(moves)s") % {
+            "side": _side_name(game, turn.side),
+            "dice": row["dice"],
+            "moves": row["moves"],
+        }
+        pieces = board_pieces(turn.position_after, turn.dice)
+        frames.append({"ply": turn.ply, "pieces": pieces, "caption": caption})
+    return frames
+
+
+def _reports(match: Match, user: Any, you: Any) -> list[dict[str, Any]]:
+    rows = []
+    for report in web_selectors.match_reports(match):
+        can_answer = (
+            report.status == ResultReport.Status.PENDING
+            and you is not None
+            and you.pk in (match.player_one_id, match.player_two_id)
+            and you.user_id != report.reporter_id
+        )
+        rows.append({"report": report, "can_answer": can_answer})
+    return rows
+
+
+def _can_report(match: Match, user: Any, you: Any) -> bool:
+    if match.mode != Match.Mode.OVER_THE_BOARD or match.status != Match.Status.IN_PROGRESS:
+        return False
+    is_player = you is not None and you.pk in (match.player_one_id, match.player_two_id)
+    return is_player or selectors.is_organiser(user, match)
+
+
+def _match_row(match: Match, player: Any) -> dict[str, Any]:
+    is_one = match.player_one_id == player.pk
+    opponent = match.player_two if is_one else match.player_one
+    own, other = (
+        (match.score_one, match.score_two) if is_one else (match.score_two, match.score_one)
+    )
+    outcome = ""
+    if match.winner_id is not None:
+        outcome = "won" if match.winner_id == player.pk else "lost"
+    return {"match": match, "opponent": opponent, "score": f"{own}-{other}", "outcome": outcome}

@@ -1,0 +1,154 @@
+"""Reads for the web pages: home lists, a match with its games, the live version of a match, a
+player's matches and rating history. Built on games.selectors (visibility rules live there)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from games import selectors
+from games.engine import next_game
+from games.models import Game, Match, ResultReport, Turn
+from tournaments.models import Player, RatingHistory, Tournament
+from tournaments.selectors import tournament_list
+
+HOME_LIMIT = 20
+OVER = (Match.Status.FINISHED, Match.Status.FORFEITED)
+
+
+def home_matches(*, user: Any) -> dict[str, list[Match]]:
+    """Live, upcoming and recently finished matches that ``user`` may see."""
+    matches = selectors.match_list(user=user)
+    return {
+        "live": list(matches.filter(status=Match.Status.IN_PROGRESS)[:HOME_LIMIT]),
+        "upcoming": list(matches.filter(status=Match.Status.SCHEDULED)[:HOME_LIMIT]),
+        "recent": list(matches.filter(status__in=OVER).order_by("-updated_at")[:HOME_LIMIT]),
+    }
+
+
+def match_visible(*, user: Any, pk: int) -> Match:
+    return get_object_or_404(selectors.match_list(user=user), pk=pk)
+
+
+def match_games(match: Match) -> list[Game]:
+    return list(match.games.select_related("white", "black", "result_winner").order_by("number"))
+
+
+def match_shown_game(match: Match, games: list[Game], number: int | None) -> Game | None:
+    """The game a match page shows: the one asked for, else the one in progress, else the last."""
+    if number is not None:
+        return next((game for game in games if game.number == number), None)
+    live = [game for game in games if not game.is_over]
+    return (live or games or [None])[-1]
+
+
+def game_turn_list(game: Game) -> list[Turn]:
+    return list(selectors.game_turns(game))
+
+
+def match_reports(match: Match) -> list[ResultReport]:
+    return list(match.reports.select_related("winner", "reporter").order_by("-id"))
+
+
+@dataclass(frozen=True)
+class LiveVersion:
+    """What a spectator's page depends on; its ``etag`` changes whenever any of it does."""
+
+    match: int
+    status: str
+    score: tuple[int, int]
+    game: int | None
+    ply: int
+    dice: Any
+    reports: tuple[tuple[int, str], ...]
+
+    @property
+    def etag(self) -> str:
+        digest = hashlib.sha256(repr(self).encode()).hexdigest()[:20]
+        return f'"{digest}"'
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "match": self.match,
+            "status": self.status,
+            "score": list(self.score),
+            "game": self.game,
+            "ply": self.ply,
+            "dice": self.dice,
+            "version": self.etag.strip('"'),
+        }
+
+
+def match_live_version(*, user: Any, pk: int) -> LiveVersion:
+    """A few narrow queries: the match row, its newest game's ply and dice, its reports."""
+    row = (
+        selectors.match_list(user=user)
+        .filter(pk=pk)
+        .values("pk", "status", "score_one", "score_two")
+        .first()
+    )
+    if row is None:
+        raise Http404("no such match")
+    game = (
+        Game.objects.filter(match_id=pk).order_by("-number").values("pk", "ply", "dice").first()
+        or {}
+    )
+    reports = ResultReport.objects.filter(match_id=pk).order_by("id").values_list("id", "status")
+    return LiveVersion(
+        match=row["pk"],
+        status=row["status"],
+        score=(row["score_one"], row["score_two"]),
+        game=game.get("pk"),
+        ply=game.get("ply", 0),
+        dice=game.get("dice"),
+        reports=tuple(reports),
+    )
+
+
+def player_visible(*, pk: int) -> Player:
+    return get_object_or_404(Player.objects.select_related("club", "user"), pk=pk)
+
+
+def player_matches(*, player: Player, user: Any) -> QuerySet[Match]:
+    return selectors.match_list(user=user).filter(Q(player_one=player) | Q(player_two=player))
+
+
+def player_rating_history(player: Player) -> list[tuple[datetime, float]]:
+    """The player's overall rating after each rated match, starting from where they began."""
+    rows = list(
+        RatingHistory.objects.filter(player=player, variant="")
+        .order_by("sequence")
+        .values_list("rated_at", "rating", "change")
+    )
+    if not rows:
+        return [(player.created_at, float(player.rating))]
+    first_at, first_rating, first_change = rows[0]
+    start = [(player.created_at, first_rating - first_change)]
+    return start + [(rated_at, rating) for rated_at, rating, _change in rows]
+
+
+def home_tournaments() -> list[dict[str, Any]]:
+    """Running, open-for-registration and finished tournaments (drafts stay private)."""
+    tournaments = tournament_list()
+    groups = [
+        ("running", tournaments.filter(status=Tournament.Status.RUNNING)),
+        ("upcoming", tournaments.filter(status=Tournament.Status.REGISTRATION)),
+        ("finished", tournaments.filter(status=Tournament.Status.FINISHED)),
+    ]
+    return [{"key": key, "items": list(rows[:HOME_LIMIT])} for key, rows in groups if rows]
+
+
+def match_report_choices(match: Match) -> list[tuple[str, int]]:
+    """The (kind, points) results the match's next over-the-board game can have."""
+    options = selectors.match_options(match)
+    upcoming = next_game(selectors.match_state(match), options)
+    choices = [("single", 1), ("mars", 2), ("triple", 3)]
+    if upcoming.variant == "tapa":
+        choices += [("mother", 2), ("tie", 1 if options.tapa_tie == "one_each" else 0)]
+    return choices

@@ -1,0 +1,173 @@
+// Match page: replay through the turn log, live updates by polling the state endpoint with
+// If-None-Match, and playing through the REST API (session cookie + CSRF header).
+(function () {
+  "use strict";
+  var root = document.getElementById("match-live");
+  if (!root) return;
+  var POLL_MS = 1500;
+  var etag = root.dataset.etag || null;
+  var busy = false;
+  var replay = null;
+
+  function csrfToken() {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.content : "";
+  }
+
+  function readJSON(id) {
+    var node = document.getElementById(id);
+    return node ? JSON.parse(node.textContent) : null;
+  }
+
+  // --- replay ------------------------------------------------------------------------------
+
+  function setupReplay() {
+    var frames = readJSON("replay-data");
+    var group = root.querySelector("[data-board-pieces]");
+    var range = root.querySelector("[data-replay-range]");
+    if (!frames || !group || !range) { replay = null; return; }
+    replay = {
+      frames: frames,
+      group: group,
+      range: range,
+      caption: root.querySelector("[data-replay-caption]"),
+      live: group.innerHTML,
+      liveCaption: root.querySelector("[data-replay-caption]").textContent,
+      index: frames.length
+    };
+  }
+
+  function showFrame(index) {
+    if (!replay) return;
+    index = Math.max(0, Math.min(replay.frames.length, index));
+    replay.index = index;
+    replay.range.value = index;
+    if (index === replay.frames.length) {
+      replay.group.innerHTML = replay.live;
+      replay.caption.textContent = replay.liveCaption;
+    } else {
+      window.TablaBoard.draw(replay.group, replay.frames[index].pieces);
+      replay.caption.textContent = replay.frames[index].caption;
+    }
+    root.classList.toggle("replaying", index !== replay.frames.length);
+  }
+
+  function isReplaying() {
+    return replay !== null && replay.index !== replay.frames.length;
+  }
+
+  // --- live updates ------------------------------------------------------------------------
+
+  function refresh() {
+    return fetch(root.dataset.liveUrl, { credentials: "same-origin" })
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        root.innerHTML = html;
+        setupReplay();
+        root.dispatchEvent(new CustomEvent("tabla:updated", { bubbles: true }));
+      });
+  }
+
+  function poll() {
+    if (busy || document.hidden || isReplaying()) return schedule();
+    var headers = etag ? { "If-None-Match": etag } : {};
+    fetch(root.dataset.stateUrl, { headers: headers, credentials: "same-origin", cache: "no-cache" })
+      .then(function (response) {
+        if (response.status === 304) return null;
+        var fresh = response.headers.get("ETag");
+        var changed = etag !== null && fresh !== etag;
+        etag = fresh;
+        return changed ? refresh() : null;
+      })
+      .catch(function () { /* offline for a moment: try again at the next tick */ })
+      .then(schedule);
+  }
+
+  function schedule() {
+    window.setTimeout(poll, POLL_MS);
+  }
+
+  // --- playing -----------------------------------------------------------------------------
+
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify(body || {})
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        if (!response.ok) throw new Error(data.detail || JSON.stringify(data));
+        return data;
+      });
+    });
+  }
+
+  function act(request, errorSelector) {
+    busy = true;
+    var error = root.querySelector(errorSelector);
+    if (error) error.hidden = true;
+    return request
+      .then(refresh)
+      .catch(function (problem) {
+        var target = root.querySelector(errorSelector);
+        if (target) { target.textContent = problem.message; target.hidden = false; }
+      })
+      .then(function () { busy = false; });
+  }
+
+  root.addEventListener("click", function (event) {
+    var button = event.target.closest("button");
+    if (!button || !root.contains(button)) return;
+    var client = readJSON("client-data");
+    if (button.dataset.replayStep && replay) {
+      var step = { first: -Infinity, prev: replay.index - 1, next: replay.index + 1, last: Infinity };
+      showFrame(step[button.dataset.replayStep] === -Infinity ? 0
+        : step[button.dataset.replayStep] === Infinity ? replay.frames.length
+        : step[button.dataset.replayStep]);
+    } else if (button.dataset.replayPly) {
+      showFrame(parseInt(button.dataset.replayPly, 10));
+    } else if (button.dataset.action === "roll" && client) {
+      button.disabled = true;
+      act(post(client.roll_url), "[data-play-error]");
+    } else if (button.dataset.action === "confirm" || button.dataset.action === "dispute") {
+      button.disabled = true;
+      act(post(button.dataset.url), "[data-report-error]");
+    }
+  });
+
+  root.addEventListener("input", function (event) {
+    if (event.target.matches("[data-replay-range]")) showFrame(parseInt(event.target.value, 10));
+  });
+
+  root.addEventListener("submit", function (event) {
+    var form = event.target;
+    var client = readJSON("client-data");
+    if (form.id === "play-form" && client) {
+      event.preventDefault();
+      var choice = form.querySelector('input[name="moves"]:checked');
+      if (!choice) return;
+      form.querySelector('button[type="submit"]').disabled = true;
+      var moves = choice.value === "" ? [] : choice.value;
+      act(post(client.plays_url, { ply: client.ply, moves: moves }), "[data-play-error]");
+    } else if (form.id === "report-form") {
+      event.preventDefault();
+      var result = form.elements.result.value.split(":");
+      var winner = form.elements.winner.value;
+      act(post(form.dataset.url, {
+        winner: winner ? parseInt(winner, 10) : null,
+        kind: result[0],
+        points: parseInt(result[1], 10)
+      }), "[data-report-error]");
+    }
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (!replay || event.target.matches("input, select, textarea")) return;
+    if (event.key === "ArrowLeft") showFrame(replay.index - 1);
+    if (event.key === "ArrowRight") showFrame(replay.index + 1);
+  });
+
+  setupReplay();
+  schedule();
+})();

@@ -1,0 +1,173 @@
+"""The web pages through Django's test client: status, key content, permissions, the live
+state endpoint with ETags, and Macedonian rendering."""
+
+import random
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.demo import game_play_random, match_play_random
+from games.models import Match
+from tests.games.factories import MatchFactory, PlayerFactory
+from tests.web.positions import TAPA_PINS, game_with_position
+
+pytestmark = pytest.mark.django_db
+
+
+def match_url(match, **query) -> str:
+    url = reverse("web:match", kwargs={"pk": match.pk})
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def logged_in(player) -> Client:
+    client = Client()
+    client.force_login(player.user)
+    return client
+
+
+def test_home_lists_live_and_recent_matches(online_match, alice, bob):
+    finished = MatchFactory(status=Match.Status.FINISHED, winner=None)
+    response = Client().get(reverse("web:home"))
+    assert response.status_code == 200
+    live = response.context["live"]
+    assert online_match in live and finished in response.context["recent"]
+    assert b"Alice" in response.content and b'id="live-matches"' in response.content
+
+
+def test_private_matches_are_hidden_from_strangers(alice, bob, organiser):
+    private = services.match_create(
+        creator=organiser, player_one=alice, player_two=bob, is_public=False
+    )
+    assert Client().get(match_url(private)).status_code == 404
+    assert logged_in(alice).get(match_url(private)).status_code == 200
+    assert private not in Client().get(reverse("web:home")).context["live"]
+
+
+def test_match_page_draws_the_board_log_and_dice_commitment(online_match):
+    game = game_play_random(game=online_match.games.get(), rng=random.Random(2), max_decisions=4)
+    response = Client().get(match_url(online_match))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.count('class="point ') == 24
+    assert html.count('class="checker ') >= 28
+    assert game.seed_commitment in html and game.seed not in html
+    assert len(response.context["log"]) == game.turns.count()
+    assert len(response.context["replay"]) == game.turns.count() + 1
+    assert 'id="replay-data"' in html and "play-form" not in html
+
+
+def test_player_to_move_gets_the_roll_button_or_the_legal_plays(online_match):
+    game = online_match.games.get()
+    response = logged_in(game.white).get(match_url(online_match))
+    context = response.context
+    assert context["can_play"] is True
+    if context["roll_due"]:
+        assert b'data-action="roll"' in response.content
+    else:
+        assert context["legal_plays"] and b'id="play-form"' in response.content
+    other = logged_in(game.black).get(match_url(online_match))
+    assert other.context["can_play"] is False and b"Waiting for" in other.content
+
+
+def test_finished_game_reveals_the_seed_and_the_proof_checks_out(online_match):
+    match = match_play_random(match=online_match, rng=random.Random(1), max_games=1)
+    first = match.games.get(number=1)
+    response = Client().get(match_url(match, game=1))
+    assert response.context["game"] == first
+    assert response.context["proof"]["verified"] is True
+    assert first.seed in response.content.decode()
+
+
+def test_live_state_answers_304_until_the_game_moves(online_match):
+    client = Client()
+    url = reverse("web:match-state", kwargs={"pk": online_match.pk})
+    first = client.get(url)
+    assert first.status_code == 200 and first.json()["match"] == online_match.pk
+    etag = first["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+    game_play_random(game=online_match.games.get(), rng=random.Random(4), max_decisions=1)
+    changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def test_live_fragment_is_the_match_without_the_page_around_it(online_match):
+    response = Client().get(reverse("web:match-live", kwargs={"pk": online_match.pk}))
+    assert response.status_code == 200
+    assert b"<html" not in response.content and b"data-board" in response.content
+
+
+def test_tapa_pins_are_drawn_under_the_pinner():
+    match = MatchFactory()
+    game_with_position(match, "tapa", TAPA_PINS)
+    html = Client().get(match_url(match)).content.decode()
+    assert html.count("checker b pinned") == 1 and html.count("checker w pinned") == 1
+    assert 'class="pin-ring"' in html
+
+
+def test_over_the_board_match_offers_report_and_confirm(alice, bob):
+    match = MatchFactory(player_one=alice, player_two=bob)
+    page = logged_in(alice).get(match_url(match))
+    assert page.context["can_report"] and b'id="report-form"' in page.content
+    assert not Client().get(match_url(match)).context["can_report"]
+    services.result_report(match=match, user=alice.user, winner=alice, points=1)
+    rows = logged_in(bob).get(match_url(match)).context["reports"]
+    assert rows[0]["can_answer"] is True
+    assert logged_in(alice).get(match_url(match)).context["reports"][0]["can_answer"] is False
+
+
+def test_player_page_shows_profile_rating_chart_and_matches(online_match, alice):
+    alice.rating, alice.rating_games = 1540.0, 3
+    alice.save()
+    response = Client().get(reverse("web:player", kwargs={"pk": alice.pk}))
+    assert response.status_code == 200
+    assert response.context["chart"]["polyline"]
+    assert [row["match"] for row in response.context["matches"]] == [online_match]
+    assert b"Rating 1540" in response.content and b'class="chart"' in response.content
+
+
+def test_unknown_player_is_404():
+    assert Client().get(reverse("web:player", kwargs={"pk": 999})).status_code == 404
+
+
+def test_login_and_logout_pages(alice):
+    client = Client()
+    assert client.get(reverse("login")).status_code == 200
+    response = client.post(reverse("login"), {"username": "alice", "password": "password"})
+    assert response.status_code == 302
+    assert b"Log out" in client.get(reverse("web:home")).content
+    assert client.post(reverse("logout")).status_code == 302
+    assert b"Log in" in client.get(reverse("web:home")).content
+
+
+def test_pages_render_in_macedonian_with_the_language_cookie(online_match, alice):
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "mk"
+    home = client.get(reverse("web:home")).content.decode()
+    assert 'lang="mk"' in home and "Мечеви во живо" in home
+    match = client.get(match_url(online_match)).content.decode()
+    assert "Потези" in match and "Табла" in match
+    player = client.get(reverse("web:player", kwargs={"pk": alice.pk})).content.decode()
+    assert "Историја на рејтингот" in player
+
+
+def test_language_switcher_sets_the_cookie():
+    client = Client()
+    response = client.post(reverse("set_language"), {"language": "mk", "next": "/"})
+    assert response.status_code == 302
+    assert "Мечеви во живо" in client.get(reverse("web:home")).content.decode()
+
+
+def test_api_stays_in_english_by_default(online_match):
+    response = Client().get(reverse("games:match-detail", kwargs={"pk": 999}))
+    assert response.status_code == 404 and response.json()["detail"]
+
+
+def test_players_without_a_user_profile_can_view_pages():
+    stranger = PlayerFactory()
+    client = Client()
+    client.force_login(stranger.user)
+    assert client.get(reverse("web:home")).status_code == 200

@@ -1,0 +1,64 @@
+"""The tournament page: a 4-player single elimination played through the API (one result
+reported by a player and confirmed by the opponent, the others by the organiser), then the
+bracket and standings show the winner; in the browser, clicking a player highlights their path."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Match
+from tests.tournaments.conftest import Api
+from tests.tournaments.factories import PlayerFactory, UserFactory
+from tests.tournaments.helpers import open_matches, play_all, tournament_running
+
+
+@pytest.fixture
+def four_players(db):
+    return [PlayerFactory(display_name=f"P{i}", rating=1800.0 - 20 * i) for i in range(1, 5)]
+
+
+@pytest.fixture
+def finished_cup(django_capture_on_commit_callbacks, four_players):
+    api = Api(UserFactory(username="organiser"), django_capture_on_commit_callbacks)
+    pk = tournament_running(api, four_players, format="single_elimination")["id"]
+    first = open_matches(api, pk)[0]
+    match = Match.objects.get(pk=first["match_id"])
+    one, two = match.player_one, match.player_two
+    report = services.result_report(match=match, user=one.user, winner=one, points=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.result_confirm(report=report, user=two.user)
+    play_all(api, pk)
+    return pk
+
+
+@pytest.mark.django_db
+def test_bracket_and_standings_show_the_winner(finished_cup, four_players):
+    response = Client().get(reverse("tournaments_web:tournament", kwargs={"pk": finished_cup}))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.count('class="bracket-match ') == 3
+    standings = response.context["standings"]
+    assert standings[0]["rank"] == 1 and standings[0]["player"] == four_players[0]
+    assert "standings.csv" in html and "data-sortable" in html
+    home = Client().get(reverse("web:home")).content.decode()
+    assert "Cup" in home and 'data-group="finished"' in home
+
+
+@pytest.mark.django_db(transaction=True)
+def test_clicking_a_player_highlights_their_path(live_server, browser, finished_cup, artifacts):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"{live_server.url}/tournaments/{finished_cup}/")
+    page.locator(".bracket-player", has_text="P1").first.click()
+    assert page.locator(".bracket-match.on-path").count() == 2  # semi-final and final
+    page.click("#standings th:nth-child(2)")  # sort by player name
+    assert page.locator("#standings tbody tr").first.inner_text().split()[1] == "P1"
+    page.screenshot(path=str(artifacts / "tournament-single-elimination.png"), full_page=True)
+    page.locator(".open-match").first.click()
+    page.wait_for_selector(".board")
+    context.close()
+    assert errors == []
