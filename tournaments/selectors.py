@@ -33,8 +33,10 @@ def is_organiser(user: Any, tournament: Tournament) -> bool:
 
 
 def tournament_list() -> QuerySet[Tournament]:
-    return Tournament.objects.select_related("club").annotate(
-        entry_count=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE))
+    return (
+        Tournament.objects.select_related("club")
+        .annotate(entry_count=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE)))
+        .order_by("-id")
     )
 
 
