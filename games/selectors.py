@@ -19,8 +19,9 @@ from games.engine import (
     record_game,
     start_position,
 )
+from games.exports.jellyfish import GameRecord, MatchRecord, TurnRecord, to_mat
 from games.models import Game, Match, Turn
-from tournaments.models import Player
+from tournaments.models import Player, TournamentMatch
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -80,6 +81,29 @@ def game_list(*, user: Any) -> QuerySet[Game]:
     return Game.objects.select_related("match", "white", "black", "result_winner").filter(
         match__in=match_list(user=user)
     )
+
+
+def game_visible(*, user: Any, pk: int) -> Game | None:
+    """Game ``pk`` with its match and players, if ``user`` may read it (the rule of
+    ``match_list``, checked on the loaded row: one plain query on the hot play path)."""
+    game = Game.objects.select_related("match", "white", "black").filter(pk=pk).first()
+    if game is None or getattr(user, "is_staff", False) or game.match.is_public:
+        return game
+    if getattr(user, "is_authenticated", False) and user.pk in (
+        game.match.organiser_id,
+        game.white.user_id,
+        game.black.user_id,
+    ):
+        return game
+    return None
+
+
+def game_player_for(game: Game, user: Any) -> Player | None:
+    """``player_for(user)``, without a query when ``user`` plays ``game``."""
+    for player in (game.white, game.black):
+        if getattr(user, "is_authenticated", False) and player.user_id == user.pk:
+            return player
+    return player_for(user)
 
 
 def current_game(match: Match) -> Game | None:
@@ -238,3 +262,65 @@ def _game_end(game: Game) -> dict[str, Any]:
         "resigned": resigned,
         "result": game_result(game).to_json() if game.status == Game.Status.FINISHED else None,
     }
+
+
+FRIENDLY_EVENT = "Tabla match"
+
+
+def match_export_mat(match: Match) -> str:
+    """The match's Tabla games as a Jellyfish ``.mat`` file (GNU Backgammon, XG)."""
+    return to_mat(match_record(match), match_options(match))
+
+
+def match_record(match: Match) -> MatchRecord:
+    """``match`` as the exporters' plain record: every game in order, with its turns and the
+    match score before it (the score of every finished game folded through ``record_game``)."""
+    options = match_options(match)
+    state = MatchState()
+    games: list[GameRecord] = []
+    for game in match.games.order_by("number").prefetch_related("turns"):
+        games.append(_game_record(match, game, state.scores))
+        if game.status == Game.Status.FINISHED:
+            state = record_game(state, game_result(game), game_winner_index(game), options)
+    one, two = match.player_one, match.player_two
+    event, round_name = _event_and_round(match)
+    return MatchRecord(
+        player1=one.display_name,
+        player2=two.display_name,
+        match_length=match.target_score,
+        games=tuple(games),
+        event=event,
+        round=round_name,
+        date=match.created_at.date(),
+        ratings=(one.rating, two.rating),
+        match_id=str(match.pk),
+    )
+
+
+def _game_record(match: Match, game: Game, scores: tuple[int, int]) -> GameRecord:
+    turns = tuple(
+        TurnRecord(
+            colour=turn.side,
+            dice=tuple(turn.dice) if turn.kind == Turn.Kind.ROLL else None,
+            moves=tuple(turn.moves),
+        )
+        for turn in game.turns.all()  # prefetched, in ply order (Turn.Meta.ordering)
+    )
+    finished = game.status == Game.Status.FINISHED
+    return GameRecord(
+        number=game.number,
+        variant=game.variant,
+        white_player=1 if game.white_id == match.player_one_id else 2,
+        scores=scores,
+        turns=turns,
+        winner=game_result(game).winner if finished else None,
+        points=(game.result_points or 0) if finished else 0,
+    )
+
+
+def _event_and_round(match: Match) -> tuple[str, str]:
+    """The tournament's name and round of a tournament match, else (FRIENDLY_EVENT, "")."""
+    slot = TournamentMatch.objects.select_related("tournament").filter(match=match).first()
+    if slot is None:
+        return FRIENDLY_EVENT, ""
+    return slot.tournament.name, f"Round {slot.round}"

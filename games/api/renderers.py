@@ -1,4 +1,5 @@
-"""A renderer for JSON lines (application/x-ndjson): one JSON object per line."""
+"""Renderers of the match export: JSON lines (application/x-ndjson), one JSON object per line,
+and the Jellyfish .mat text (text/plain)."""
 
 import json
 from typing import Any
@@ -19,3 +20,20 @@ class JSONLinesRenderer(BaseRenderer):
     ) -> bytes:
         rows = data if isinstance(data, list) else [data]
         return "".join(json.dumps(row, separators=(",", ":")) + "\n" for row in rows).encode()
+
+
+class MatRenderer(BaseRenderer):
+    """A Jellyfish ``.mat`` file, chosen by ``?format=mat``; an error body stays JSON."""
+
+    media_type = "text/plain"
+    format = "mat"
+    charset = "utf-8"
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: dict[str, Any] | None = None,
+    ) -> bytes:
+        text = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
+        return text.encode()

@@ -240,8 +240,21 @@ class GameDetailSerializer(GameSummarySerializer):
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_next_game(self, game: Game) -> int | None:
+        if not game.is_over:  # the next game starts when this one ends
+            return None
         following = game.match.games.filter(number=game.number + 1).first()
         return following.pk if following else None
+
+
+class GameChangeSerializer(GameDetailSerializer):
+    """The game after a roll, play or resignation. ``turns`` holds only the turns from ply
+    ``context["since_ply"]`` on, those that request appended, so an answer does not grow with
+    the game; GET the game for the whole log."""
+
+    @extend_schema_field(TurnSerializer(many=True))
+    def get_turns(self, game: Game) -> list[dict[str, Any]]:
+        turns = selectors.game_turns(game).filter(ply__gte=self.context["since_ply"])
+        return TurnSerializer(turns, many=True).data
 
 
 class MatchSerializer(serializers.ModelSerializer):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -18,7 +19,7 @@ from rest_framework.views import APIView
 from games import selectors, services
 from games.api import serializers as s
 from games.api.filters import MatchFilter
-from games.api.renderers import JSONLinesRenderer
+from games.api.renderers import JSONLinesRenderer, MatRenderer
 from games.api.throttling import WriteRateThrottle
 from games.engine import EngineError
 from games.models import Game, Match, ResultReport
@@ -44,11 +45,19 @@ def visible_match(request: Request, pk: int) -> Match:
 
 
 def visible_game(request: Request, pk: int) -> Game:
-    return get_object_or_404(selectors.game_list(user=request.user), pk=pk)
+    game = selectors.game_visible(user=request.user, pk=pk)
+    if game is None:
+        raise Http404
+    return game
 
 
 def game_response(game: Game, code: int = status.HTTP_200_OK) -> Response:
     return Response(s.GameDetailSerializer(game).data, status=code)
+
+
+def game_change_response(game: Game, since_ply: int) -> Response:
+    """The game after a write, with only the turns from ``since_ply`` on."""
+    return Response(s.GameChangeSerializer(game, context={"since_ply": since_ply}).data)
 
 
 # --- matches ----------------------------------------------------------------------------------
@@ -102,20 +111,28 @@ class MatchForfeitView(WriteView):
 
 
 class MatchExportView(APIView):
-    renderer_classes = [JSONLinesRenderer, JSONRenderer]
+    renderer_classes = [JSONLinesRenderer, JSONRenderer, MatRenderer]
 
     @extend_schema(
         responses={
             200: OpenApiResponse(
                 response={"type": "array", "items": {"type": "object"}},
                 description="JSON lines: a match header, then per game a header, "
-                "one line per turn (dice, moves, POSITION after) and an end line",
+                "one line per turn (dice, moves, POSITION after) and an end line. With "
+                "?format=mat (text/plain): the Tabla games as a Jellyfish .mat file for "
+                "GNU Backgammon or XG, sent as an attachment",
             ),
+            (200, MatRenderer.media_type): OpenApiTypes.STR,
             **errors(404),
         }
     )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(selectors.match_export(visible_match(request, pk)))
+        match = visible_match(request, pk)
+        if request.accepted_renderer.format != MatRenderer.format:
+            return Response(selectors.match_export(match))
+        response = Response(selectors.match_export_mat(match))
+        response["Content-Disposition"] = f'attachment; filename="tabla-match-{match.pk}.mat"'
+        return response
 
 
 class MatchImportView(WriteView):
@@ -145,27 +162,28 @@ class GameDetailView(APIView):
 
 class DiceRollView(WriteView):
     @extend_schema(
-        request=None, responses={200: s.GameDetailSerializer, **errors(401, 403, 404, 409)}
+        request=None, responses={200: s.GameChangeSerializer, **errors(401, 403, 404, 409)}
     )
     def post(self, request: Request, pk: int) -> Response:
-        player = selectors.player_for(request.user)
-        return game_response(services.dice_roll(game=visible_game(request, pk), player=player))
+        game = visible_game(request, pk)
+        player = selectors.game_player_for(game, request.user)
+        return game_change_response(services.dice_roll(game=game, player=player), game.ply)
 
 
 class PlaySubmitView(WriteView):
     @extend_schema(
         request=s.PlaySubmitSerializer,
         responses={
-            200: s.GameDetailSerializer,
+            200: s.GameChangeSerializer,
             **errors(400, 401, 403, 404, 409),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
         game = visible_game(request, pk)
         data = validated(s.PlaySubmitSerializer, request)
-        player = selectors.player_for(request.user)
+        player = selectors.game_player_for(game, request.user)
         try:
-            game = services.play_submit(game=game, player=player, **data)
+            played = services.play_submit(game=game, player=player, **data)
         except EngineError as error:
             legal = [outcome.play.to_json() for outcome in selectors.game_legal_plays(game)]
             body = {
@@ -174,19 +192,20 @@ class PlaySubmitView(WriteView):
                 "legal_plays": legal,
             }
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
-        return game_response(game)
+        return game_change_response(played, game.ply)
 
 
 class GameResignView(WriteView):
     @extend_schema(
         request=s.ResignSerializer,
-        responses={200: s.GameDetailSerializer, **errors(400, 401, 403, 404, 409)},
+        responses={200: s.GameChangeSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
         game = visible_game(request, pk)
         data = validated(s.ResignSerializer, request)
-        player = selectors.player_for(request.user)
-        return game_response(services.game_resign(game=game, player=player, kind=data["kind"]))
+        player = selectors.game_player_for(game, request.user)
+        resigned = services.game_resign(game=game, player=player, kind=data["kind"])
+        return game_change_response(resigned, game.ply)
 
 
 class DiceProofView(APIView):

@@ -142,7 +142,11 @@ def _play_forced_stage(game: Game, position: Position) -> None:
 
 
 def _locked(game: Game) -> Game:
-    locked = Game.objects.select_for_update().select_related("match").get(pk=game.pk)
+    locked = (
+        Game.objects.select_for_update(of=("self", "match"))
+        .select_related("match", "white", "black")
+        .get(pk=game.pk)
+    )
     if locked.is_over:
         raise ConflictError(f"game {locked.number} is over ({locked.status}); no more moves")
     return locked

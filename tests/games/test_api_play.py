@@ -7,6 +7,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games import selectors
+from games.demo import game_play_random
 from games.models import Game, Turn
 
 pytestmark = pytest.mark.django_db
@@ -133,6 +134,27 @@ def test_a_play_given_as_a_list_is_accepted(game, client_for):
     assert response.status_code == 200
     assert response.json()["turns"][0]["moves"] == moves
     assert Turn.objects.get(game=game, ply=1).dice == body["dice"]
+
+
+def test_write_answers_carry_only_the_turns_they_appended(game, client_for):
+    game_play_random(game=game, rng=random.Random(3), max_decisions=6)
+    game.refresh_from_db()
+    logged = game.turns.count()
+    body = rolled(game, client_for) if selectors.is_roll_due(game) else None
+    ply = (body or APIClient().get(game_url("game-detail", game.pk)).json())["ply"]
+    to_move = selectors.player_to_move(Game.objects.get(pk=game.pk))
+    choice = APIClient().get(game_url("game-detail", game.pk)).json()["legal_plays"][0]
+
+    response = client_for(to_move).post(
+        game_url("play-submit", game.pk), {"ply": ply, "moves": choice["moves"]}, format="json"
+    )
+
+    turns = response.json()["turns"]
+    assert response.status_code == 200 and logged >= 6
+    assert turns[0]["ply"] == ply and turns[0]["moves"] == choice["moves"]
+    assert [turn["ply"] for turn in turns] == list(range(ply, response.json()["ply"]))
+    full = APIClient().get(game_url("game-detail", game.pk)).json()["turns"]
+    assert len(full) == response.json()["ply"] - 1
 
 
 def test_stale_ply_is_409(game, client_for):

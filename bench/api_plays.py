@@ -1,0 +1,269 @@
+"""API throughput: random matches played over HTTP against a real gunicorn on localhost.
+
+Starts gunicorn on a free 127.0.0.1 port (DEBUG off, throttling out of the way) over a
+throw-away SQLite file, or over the database named by DATABASE_URL when it is set (migrated
+first). N client threads, each with its own pair of players, create matches and play them out:
+roll when a roll is due, otherwise POST a random play from the listed legal plays, taking the
+state from each answer. After a warm-up it counts accepted plays for a fixed time, stops the
+server, replays every game played through `manage.py verify_games`, and prints plays per second
+and the p50/p95/p99 latency of the play and roll endpoints.
+
+    .venv/bin/python bench/api_plays.py [--clients 8] [--seconds 20] [--workers 2] [--threads 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+UNLIMITED = "1000000/second"
+
+SETUP = """
+import json
+from rest_framework.authtoken.models import Token
+from django.contrib.auth import get_user_model
+from tournaments.models import Player
+pairs = []
+for index in range({clients}):
+    pair = []
+    for side in "ab":
+        user, _ = get_user_model().objects.get_or_create(username=f"bench-{{index}}-{{side}}")
+        names = {{"display_name": user.username}}
+        player, _ = Player.objects.get_or_create(user=user, defaults=names)
+        pair.append([player.pk, Token.objects.get_or_create(user=user)[0].key])
+    pairs.append(pair)
+print(json.dumps(pairs))
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def server_env(database_url: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.local",
+        "DEBUG": "0",
+        "DATABASE_URL": database_url,
+        "THROTTLE_RATE_ANON": UNLIMITED,
+        "THROTTLE_RATE_USER": UNLIMITED,
+        "THROTTLE_RATE_WRITES": UNLIMITED,
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_LOG_LEVEL": "WARNING",
+    }
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    command = [str(BIN / "python"), "manage.py", *args]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"manage.py {args[0]} failed:\n{done.stdout}{done.stderr}")
+    return done.stdout
+
+
+def start_server(env: dict[str, str], port: int, workers: int, threads: int) -> subprocess.Popen:
+    command = [
+        str(BIN / "gunicorn"),
+        "config.wsgi",
+        f"--bind=127.0.0.1:{port}",
+        f"--workers={workers}",
+        f"--threads={threads}",
+        "--worker-class=gthread",
+        "--log-level=warning",
+    ]
+    server = subprocess.Popen(command, cwd=ROOT, env=env)
+    for _ in range(200):
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            connection.request("GET", "/healthz")
+            if connection.getresponse().status == 200:
+                return server
+        except OSError:
+            time.sleep(0.05)
+    server.terminate()
+    raise SystemExit("gunicorn did not answer /healthz")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process and its children (gunicorn's workers), from /proc.
+    The figure per play does not depend on what else the machine is running."""
+    pids = [pid]
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if children.exists():
+        pids += [int(child) for child in children.read_text().split()]
+    ticks = 0
+    for each in pids:
+        try:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Stats:
+    latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    plays: int = 0
+    errors: list[str] = field(default_factory=list)
+    server_cpu: float = 0.0
+    games: set[int] = field(default_factory=set)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Client:
+    """One keep-alive connection playing matches between its two players."""
+
+    def __init__(self, port: int, pair: list[list], seed: int, stats: Stats, window) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.tokens = {player_id: token for player_id, token in pair}
+        self.players = [player_id for player_id, _ in pair]
+        self.rng = random.Random(seed)
+        self.stats = stats
+        self.window = window  # (start of counting, end)
+
+    def call(self, method: str, path: str, player: int, body: dict | None = None) -> dict:
+        headers = {"Authorization": f"Token {self.tokens[player]}", "Accept": "application/json"}
+        data = None
+        if body is not None:
+            data = json.dumps(body)
+            headers["Content-Type"] = "application/json"
+        started = time.perf_counter()
+        self.connection.request(method, path, body=data, headers=headers)
+        response = self.connection.getresponse()
+        payload = response.read()
+        elapsed = time.perf_counter() - started
+        if response.status not in (200, 201):
+            raise RuntimeError(f"{method} {path}: {response.status} {payload[:300]!r}")
+        kind = path.rstrip("/").rsplit("/", 1)[-1] if method == "POST" else "get"
+        if self.window[0] <= time.monotonic() < self.window[1]:
+            with self.stats.lock:
+                self.stats.latencies[kind].append(elapsed)
+                self.stats.plays += kind == "plays"
+        return json.loads(payload)
+
+    def run(self) -> None:
+        try:
+            while time.monotonic() < self.window[1]:
+                self.play_match()
+        except Exception as error:  # noqa: BLE001 - reported at the end
+            with self.stats.lock:
+                self.stats.errors.append(str(error))
+
+    def play_match(self) -> None:
+        one, two = self.players
+        match = self.call("POST", "/api/v1/matches/", one, {"player_one": one, "player_two": two})
+        game_id = match["current_game"]
+        while game_id is not None and time.monotonic() < self.window[1]:
+            with self.stats.lock:
+                self.stats.games.add(game_id)
+            game = self.call("GET", f"/api/v1/games/{game_id}/", one)
+            while game["status"] == "in_progress" and time.monotonic() < self.window[1]:
+                game = self.decide(game)
+            game_id = game["next_game"]
+
+    def decide(self, game: dict) -> dict:
+        player = game["player_to_move"]["id"]
+        if game["roll_due"]:
+            return self.call("POST", f"/api/v1/games/{game['id']}/roll/", player)
+        choice = self.rng.choice(game["legal_plays"])
+        body = {"ply": game["ply"], "moves": choice["moves"]}
+        return self.call("POST", f"/api/v1/games/{game['id']}/plays/", player, body)
+
+
+def percentiles(values: list[float]) -> str:
+    if len(values) < 2:
+        return "n/a"
+    cuts = statistics.quantiles(values, n=100, method="inclusive")
+    return " ".join(f"p{q}={cuts[q - 1] * 1000:.1f}ms" for q in (50, 95, 99))
+
+
+def run(args: argparse.Namespace, database_url: str) -> Stats:
+    env = server_env(database_url)
+    manage(env, "migrate", "--noinput")
+    setup = manage(env, "shell", "--no-imports", "-c", SETUP.format(clients=args.clients))
+    pairs = json.loads(setup.strip().splitlines()[-1])
+    port = free_port()
+    server = start_server(env, port, args.workers, args.threads)
+    stats = Stats()
+    try:
+        start = time.monotonic() + args.warmup
+        window = (start, start + args.seconds)
+        clients = [
+            Client(port, pair, seed, stats, window) for seed, pair in enumerate(pairs, start=1)
+        ]
+        threads = [threading.Thread(target=client.run) for client in clients]
+        for thread in threads:
+            thread.start()
+        time.sleep(max(0.0, window[0] - time.monotonic()))
+        cpu_start = cpu_seconds(server.pid)
+        time.sleep(max(0.0, window[1] - time.monotonic()))
+        stats.server_cpu = cpu_seconds(server.pid) - cpu_start
+        for thread in threads:
+            thread.join(timeout=args.warmup + args.seconds + 60)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+    if stats.games and not args.no_verify:
+        print(manage(env, "verify_games", *map(str, sorted(stats.games))).strip())
+    return stats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=8, help="client threads")
+    parser.add_argument("--seconds", type=float, default=20, help="counted time")
+    parser.add_argument("--warmup", type=float, default=3, help="uncounted time first")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
+    parser.add_argument("--no-verify", action="store_true", help="skip verify_games at the end")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="tabla-bench-") as scratch:
+        database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{scratch}/bench.sqlite3"
+        print(
+            f"database: {database_url.split('@')[-1]}; {args.clients} clients; gunicorn "
+            f"{args.workers} workers x {args.threads} threads; {args.seconds:g}s counted"
+        )
+        stats = run(args, database_url)
+
+    print(
+        f"plays accepted: {stats.plays} in {args.seconds:g}s = {stats.plays / args.seconds:.0f}/s"
+    )
+    requests = sum(len(values) for values in stats.latencies.values())
+    if stats.plays and requests:
+        print(
+            f"server CPU: {stats.server_cpu * 1000 / stats.plays:.1f} ms per play, "
+            f"{stats.server_cpu * 1000 / requests:.1f} ms per request "
+            f"(so at most {stats.plays / stats.server_cpu:.0f} plays/s per core)"
+        )
+    for kind in ("plays", "roll", "get", "matches"):
+        values = stats.latencies.get(kind, [])
+        print(f"  {kind:8} n={len(values):6d}  {percentiles(values)}")
+    for error in stats.errors[:5]:
+        print(f"error: {error}")
+    if stats.errors:
+        raise SystemExit(f"{len(stats.errors)} client(s) stopped on an error")
+
+
+if __name__ == "__main__":
+    main()
