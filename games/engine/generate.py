@@ -114,7 +114,7 @@ def stage_for(
         while run < len(position.pending) and run < 4 and position.pending[run] == value:
             run += 1
         stage = position.pending[:run]
-        if dice is not None and (not dice or any(die != value for die in dice)):
+        if dice is not None and not _names_stage(dice, stage):
             raise InvalidDiceError(
                 f"dice {list(dice)} differ from the pending stage {list(stage)}; "
                 "omit dice to play the pending stage"
@@ -131,6 +131,15 @@ def stage_for(
         later = tuple(value for value in range(first + 1, 7) for _ in range(4))
         return Stage((first,) * 4, later, "roll", is_chain=True)
     return Stage((first,) * 4, (), "roll")
+
+
+def _names_stage(dice: Sequence[int], stage: tuple[int, ...]) -> bool:
+    """Dice given with pending dice must be exactly the next stage; ``[n, n]`` is also read as
+    naming a full stage of four n (the double that started the chain)."""
+    given = list(dice) if isinstance(dice, list | tuple) else None
+    if given is None:
+        return False
+    return sorted(given) == list(stage) or (len(stage) == 4 and given == [stage[0]] * 2)
 
 
 def _checked_roll(dice: Sequence[int]) -> tuple[int, int]:
