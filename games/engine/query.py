@@ -11,8 +11,6 @@ from .options import Options
 from .position import Position
 from .variants import find_variant
 
-QUERY_KEYS = {"variant", "position", "dice", "options"}
-
 
 def answer_query(query: Any) -> dict[str, Any]:
     """Answer one query: ``{"plays": [...]}``; raises an EngineError for a bad query.
@@ -24,9 +22,8 @@ def answer_query(query: Any) -> dict[str, Any]:
     """
     if not isinstance(query, Mapping):
         raise EngineError(f"a query must be a JSON object, got {type(query).__name__}")
-    unknown = set(query) - QUERY_KEYS
-    if unknown:
-        raise EngineError(f"unknown query key(s): {', '.join(sorted(unknown))}")
+    # Keys beyond the contract's (e.g. a caller's own "id") are ignored, so that tools which tag
+    # their queries still interoperate; unknown *option* keys are errors (B1).
     variant = find_variant(query.get("variant"))
     if "position" not in query:
         raise EngineError("the query has no position")
