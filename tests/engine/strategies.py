@@ -27,7 +27,7 @@ MAX_DECISIONS = 600  # a Gjul Bara game can stall (§6.7); playouts stop here
 ENGINE_SETTINGS = settings(
     deadline=None,
     derandomize=True,
-    max_examples=40,
+    max_examples=25,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 

@@ -671,6 +671,18 @@ ILLEGAL = [
     ("case03_one_die_only", "tabla", C3, "w", (6, 5), None, "13/8", None, ["more dice"]),
     ("case04_third_four_blocked", "tabla", C4, "w", (4, 4), None, "13/9 9/5", 1, ["blocked"]),
     ("case06_higher_die_not_highest", "tabla", C6, "w", (6, 3), None, "2/off", 0, ["highest"]),
+    # §2.4: 4/off alone ends where the only legal play 4/3 3/off ends, but uses one die of two.
+    (
+        "shorter_route_to_a_legal_state",
+        "tabla",
+        "W 4, 3 (off 13) | B 2×2, 24×13",
+        "w",
+        (6, 1),
+        None,
+        "4/off",
+        None,
+        ["more dice"],
+    ),
     ("case07_one_needs_highest", "tabla", C7, "w", (3, 2), None, "1/off 6/3", 0, ["highest"]),
     ("case08_bar_first", "tabla", C8, "w", (6, 5), None, "24/18 bar/20", 0, ["bar"]),
     ("case08_closed_entry", "tabla", C8, "w", (6, 5), None, "bar/19", 0, ["blocked"]),

@@ -231,7 +231,7 @@ GAME_OPTIONS: dict[str, list[dict[str, Any] | None]] = {
 }
 
 
-@settings(ENGINE_SETTINGS, max_examples=24)
+@settings(ENGINE_SETTINGS, max_examples=20)
 @given(
     st.sampled_from(VARIANTS),
     st.integers(min_value=0, max_value=2**32 - 1),
