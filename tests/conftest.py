@@ -1,12 +1,17 @@
 """Fixtures shared by every test package."""
 
+from typing import Any
+
 import pytest
-from rest_framework.test import APIClient
 
 
 @pytest.fixture
-def api_client() -> APIClient:
-    """An unauthenticated DRF client; call `force_authenticate(user=...)` to log in."""
+def api_client() -> Any:
+    """An unauthenticated DRF client; call `force_authenticate(user=...)` to log in.
+
+    Imported here, not at module level, so the engine tests also run without Django."""
+    from rest_framework.test import APIClient
+
     return APIClient()
 
 
