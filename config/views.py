@@ -1,7 +1,9 @@
-"""Operational views that sit outside the versioned API."""
+"""Operational views that sit outside the versioned API, and the site's 404 and 500 handlers."""
 
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
+from django.shortcuts import render
+from django.template import loader
 from django.views.decorators.http import require_safe
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -33,10 +35,21 @@ class TokenView(ObtainAuthToken):
     """POST username and password, get the API token for `Authorization: Token <key>`."""
 
 
-def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    """404 for any unknown URL as JSON, like the API's own errors (used when DEBUG is off)."""
-    return JsonResponse({"detail": "Not found."}, status=404)
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
 
 
-def server_error(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"detail": "Internal server error."}, status=500)
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """404 for any unknown URL (used when DEBUG is off): JSON like the API's own errors under
+    /api/, the site's HTML page elsewhere."""
+    if _is_api(request):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return render(request, "404.html", status=404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """500: JSON under /api/, else a static HTML page rendered without the request's context
+    (the failure may lie in what the context processors read, such as the database)."""
+    if _is_api(request):
+        return JsonResponse({"detail": "Internal server error."}, status=500)
+    return HttpResponseServerError(loader.get_template("500.html").render())

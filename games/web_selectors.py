@@ -15,8 +15,8 @@ from django.shortcuts import get_object_or_404
 from games import selectors
 from games.engine import next_game
 from games.models import Game, Match, ResultReport, Turn
-from tournaments.models import Player, RatingHistory, Tournament
-from tournaments.selectors import tournament_list
+from tournaments.models import Player, RatingHistory
+from tournaments.web_selectors import tournament_groups
 
 HOME_LIMIT = 20
 OVER = (Match.Status.FINISHED, Match.Status.FORFEITED)
@@ -135,13 +135,7 @@ def player_rating_history(player: Player) -> list[tuple[datetime, float]]:
 
 def home_tournaments() -> list[dict[str, Any]]:
     """Running, open-for-registration and finished tournaments (drafts stay private)."""
-    tournaments = tournament_list()
-    groups = [
-        ("running", tournaments.filter(status=Tournament.Status.RUNNING)),
-        ("upcoming", tournaments.filter(status=Tournament.Status.REGISTRATION)),
-        ("finished", tournaments.filter(status=Tournament.Status.FINISHED)),
-    ]
-    return [{"key": key, "items": list(rows[:HOME_LIMIT])} for key, rows in groups if rows]
+    return tournament_groups(limit=HOME_LIMIT)
 
 
 def match_report_choices(match: Match) -> list[tuple[str, int]]:

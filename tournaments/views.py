@@ -1,43 +1,55 @@
-"""Web page of a tournament: its bracket (elimination formats), rounds and standings. Reads only."""
+"""Web pages of the tournaments: the list, and a tournament's bracket (elimination formats),
+rounds and standings, kept live by polling a state endpoint. Reads only."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_safe
+from typing import Any
 
-from tournaments import selectors
-from tournaments.models import Tournament
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.http import condition, require_safe
 
-STANDING_COLUMNS = [
-    "played", "match_wins", "match_losses", "match_points", "games_won", "points_for",
-    "points_against", "point_diff", "buchholz", "median_buchholz", "sonneborn_berger",
-    "head_to_head", "byes", "forfeits",
-]  # fmt: skip
+from tournaments import web_selectors
+
+
+@require_safe
+def tournament_index(request: HttpRequest) -> HttpResponse:
+    context = {"tournaments": web_selectors.tournament_groups()}
+    return render(request, "tournaments/index.html", context)
 
 
 @require_safe
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(
-        selectors.tournament_list().exclude(status=Tournament.Status.DRAFT), pk=pk
-    )
-    stages = ["main", "knockout"] if tournament.is_elimination else ["knockout"]
-    brackets = [selectors.bracket(tournament, stage) for stage in stages]
-    standings = [
-        {
-            "rank": row.rank,
-            "section": row.section,
-            "entry": row.entry_id,
-            "player": row.entry.player,
-            "values": [getattr(row, column) for column in STANDING_COLUMNS],
-        }
-        for row in selectors.standing_list(tournament)
-    ]
-    context = {
-        "tournament": tournament,
-        "brackets": [b for b in brackets if b["sections"]],
-        "rounds": [] if tournament.is_elimination else selectors.round_list(tournament),
-        "standings": standings,
-        "columns": STANDING_COLUMNS,
-    }
+    context = tournament_context(pk)
+    context["etag"] = _live_etag(request, pk)
     return render(request, "tournaments/tournament.html", context)
+
+
+@require_safe
+def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The bracket, rounds and standings as an HTML fragment, fetched when the state changes."""
+    return render(request, "tournaments/_tournament_live.html", tournament_context(pk))
+
+
+def _live_etag(request: HttpRequest, pk: int) -> str:
+    return web_selectors.tournament_live_version(pk=pk).etag
+
+
+@require_safe
+@condition(etag_func=_live_etag)
+def tournament_state(request: HttpRequest, pk: int) -> JsonResponse:
+    """A cheap JSON summary to poll with If-None-Match: 304 while nothing has changed."""
+    version = web_selectors.tournament_live_version(pk=pk)
+    response = JsonResponse(version.to_json())
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def tournament_context(pk: int) -> dict[str, Any]:
+    tournament = web_selectors.tournament_visible(pk=pk)
+    return {
+        "tournament": tournament,
+        "brackets": web_selectors.tournament_brackets(tournament),
+        "rounds": web_selectors.tournament_rounds(tournament),
+        "standings": web_selectors.tournament_standings(tournament),
+    }
