@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -83,11 +85,18 @@ def game_list(*, user: Any) -> QuerySet[Game]:
     )
 
 
-def game_visible(*, user: Any, pk: int) -> Game | None:
+def game_visible(*, user: Any, pk: int, for_update: bool = False) -> Game | None:
     """Game ``pk`` with its match and players, if ``user`` may read it (the rule of
-    ``match_list``, checked on the loaded row: one plain query on the hot play path)."""
-    game = Game.objects.select_related("match", "white", "black").filter(pk=pk).first()
-    if game is None or getattr(user, "is_staff", False) or game.match.is_public:
+    ``match_list``, checked on the loaded row: one plain query on the hot play path).
+    ``for_update`` locks the game and match rows, for a caller inside a transaction."""
+    games = Game.objects.select_related("match", "white", "black")
+    if for_update:
+        games = games.select_for_update(of=("self", "match"))
+    try:
+        game = games.get(pk=pk)
+    except Game.DoesNotExist:
+        return None
+    if getattr(user, "is_staff", False) or game.match.is_public:
         return game
     if getattr(user, "is_authenticated", False) and user.pk in (
         game.match.organiser_id,
@@ -130,10 +139,26 @@ def game_legal_plays(game: Game) -> list[Outcome]:
         return []
     position = game_position(game)
     if position.pending:
-        return legal_plays(game.variant, position, None, match_options(game.match))
+        return legal_plays_for(game.variant, position, None, match_options(game.match))
     if game.dice is None:
         return []
-    return legal_plays(game.variant, position, game.dice, match_options(game.match))
+    return legal_plays_for(game.variant, position, game.dice, match_options(game.match))
+
+
+def legal_plays_for(
+    variant: str, position: Position, dice: Sequence[int] | None, options: Options
+) -> list[Outcome]:
+    """The engine's ``legal_plays``, remembered for recent arguments: a roll lists the plays
+    once to spot a forced pass, and its answer lists them again."""
+    return list(_legal_plays(variant, position, None if dice is None else tuple(dice), options))
+
+
+@lru_cache(maxsize=256)
+def _legal_plays(
+    variant: str, position: Position, dice: tuple[int, ...] | None, options: Options
+) -> tuple[Outcome, ...]:
+    # Engine values are immutable and hashable; an Outcome builds its position lazily, once.
+    return tuple(legal_plays(variant, position, dice, options))
 
 
 def game_turns(game: Game) -> QuerySet[Turn]:

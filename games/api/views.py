@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -44,8 +45,8 @@ def visible_match(request: Request, pk: int) -> Match:
     return get_object_or_404(selectors.match_list(user=request.user), pk=pk)
 
 
-def visible_game(request: Request, pk: int) -> Game:
-    game = selectors.game_visible(user=request.user, pk=pk)
+def visible_game(request: Request, pk: int, for_update: bool = False) -> Game:
+    game = selectors.game_visible(user=request.user, pk=pk, for_update=for_update)
     if game is None:
         raise Http404
     return game
@@ -55,9 +56,9 @@ def game_response(game: Game, code: int = status.HTTP_200_OK) -> Response:
     return Response(s.GameDetailSerializer(game).data, status=code)
 
 
-def game_change_response(game: Game, since_ply: int) -> Response:
-    """The game after a write, with only the turns from ``since_ply`` on."""
-    return Response(s.GameChangeSerializer(game, context={"since_ply": since_ply}).data)
+def game_change_response(game: Game) -> Response:
+    """The game after a write, with only the turns the write appended."""
+    return Response(s.GameChangeSerializer(game, context={"turns": game.new_turns}).data)
 
 
 # --- matches ----------------------------------------------------------------------------------
@@ -165,9 +166,12 @@ class DiceRollView(WriteView):
         request=None, responses={200: s.GameChangeSerializer, **errors(401, 403, 404, 409)}
     )
     def post(self, request: Request, pk: int) -> Response:
-        game = visible_game(request, pk)
-        player = selectors.game_player_for(game, request.user)
-        return game_change_response(services.dice_roll(game=game, player=player), game.ply)
+        # The game is loaded once, locked, in the transaction the service joins.
+        with transaction.atomic():
+            game = visible_game(request, pk, for_update=True)
+            player = selectors.game_player_for(game, request.user)
+            rolled = services.dice_roll(game=game, player=player, locked=True)
+        return game_change_response(rolled)
 
 
 class PlaySubmitView(WriteView):
@@ -179,12 +183,14 @@ class PlaySubmitView(WriteView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        game = visible_game(request, pk)
-        data = validated(s.PlaySubmitSerializer, request)
-        player = selectors.game_player_for(game, request.user)
         try:
-            played = services.play_submit(game=game, player=player, **data)
-        except EngineError as error:
+            # The game is loaded once, locked, in the transaction the service joins.
+            with transaction.atomic():
+                game = visible_game(request, pk, for_update=True)
+                data = validated(s.PlaySubmitSerializer, request)
+                player = selectors.game_player_for(game, request.user)
+                played = services.play_submit(game=game, player=player, locked=True, **data)
+        except EngineError as error:  # raised before the service changed ``game``
             legal = [outcome.play.to_json() for outcome in selectors.game_legal_plays(game)]
             body = {
                 "detail": str(error),
@@ -192,7 +198,7 @@ class PlaySubmitView(WriteView):
                 "legal_plays": legal,
             }
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
-        return game_change_response(played, game.ply)
+        return game_change_response(played)
 
 
 class GameResignView(WriteView):
@@ -205,7 +211,7 @@ class GameResignView(WriteView):
         data = validated(s.ResignSerializer, request)
         player = selectors.game_player_for(game, request.user)
         resigned = services.game_resign(game=game, player=player, kind=data["kind"])
-        return game_change_response(resigned, game.ply)
+        return game_change_response(resigned)
 
 
 class DiceProofView(APIView):

@@ -1,7 +1,8 @@
 """Playing a game: the server's roll, submitted plays, forced passes and resignation.
 
 Every write locks the game row (select_for_update), checks the ply, asks the engine, and appends
-one Turn per decision; Game.position always equals the replay of its turns.
+one Turn per decision; Game.position always equals the replay of its turns. A roll or play lists
+the turns it appended in ``game.new_turns``, so its answer needs no query for them.
 """
 
 from __future__ import annotations
@@ -18,24 +19,29 @@ from games.engine import (
     Position,
     check_play,
     find_variant,
-    legal_plays,
     resignation_result,
     stage_for,
 )
 from games.engine.match import is_stuck
 from games.errors import ConflictError, InvalidRequestError, NotAllowedError, StalePlyError
 from games.models import Game, Turn
+from games.selectors import legal_plays_for as legal_plays  # the engine's, remembered
 from games.services.matches import game_finish
 from tournaments.models import Player
 
 RESIGNATION_KINDS = ("single", "mars")
+# What a roll or a play may change on the game row, when no game ends (game_finish saves all).
+PLAY_FIELDS = ["ply", "position", "dice", "idle_rolls"]
 
 
-def dice_roll(*, game: Game, player: Player | None) -> Game:
+def dice_roll(*, game: Game, player: Player | None, locked: bool = False) -> Game:
     """The player to move rolls: the dice of this ply come from the game's seed. A roll with no
-    legal play is recorded as a pass at once and the turn goes over."""
+    legal play is recorded as a pass at once and the turn goes over.
+
+    ``locked``: the caller loaded ``game`` with select_for_update in its open transaction (and
+    its match and players with it), so it is not loaded again."""
     with transaction.atomic():
-        game = _locked(game)
+        game = _locked(game, reload=not locked)
         _check_to_move(game, player)
         position = selectors.game_position(game)
         if position.pending:
@@ -46,18 +52,26 @@ def dice_roll(*, game: Game, player: Player | None) -> Game:
         if game.dice is not None:
             raise ConflictError(f"the dice are already rolled ({game.dice}); submit a play")
         dice_put(game=game, dice=dice.roll(game.seed, game.ply))
-        game.save()
+        game.save(update_fields=PLAY_FIELDS)
     return game
 
 
-def play_submit(*, game: Game, player: Player | None, ply: int, moves: str | list[str]) -> Game:
+def play_submit(
+    *,
+    game: Game,
+    player: Player | None,
+    ply: int,
+    moves: str | list[str],
+    locked: bool = False,
+) -> Game:
     """Apply ``moves`` as decision ``ply`` of the player to move, after the engine checks them.
 
     Raises StalePlyError when ``ply`` is not the game's next ply (another submission won),
     ConflictError when a roll is due first, and the engine's IllegalPlayError when illegal.
+    ``locked`` as for ``dice_roll``.
     """
     with transaction.atomic():
-        game = _locked(game)
+        game = _locked(game, reload=not locked)
         # The ply is checked before the turn: a player's duplicate submission, arriving after
         # the first one passed the turn, is stale (409), not someone else's turn.
         if player is not None and game.colour_of(player) and ply != game.ply:
@@ -69,7 +83,7 @@ def play_submit(*, game: Game, player: Player | None, ply: int, moves: str | lis
         rolled = None if position.pending else game.dice
         outcome = check_play(game.variant, position, rolled, moves, _options(game))
         _append(game, position, rolled, outcome)
-        game.save()
+        game.save(update_fields=PLAY_FIELDS)
     return game
 
 
@@ -97,7 +111,7 @@ def dice_put(*, game: Game, dice: Sequence[int]) -> None:
     """Put rolled ``dice`` on the table; when no play is possible, record the pass at once.
     The caller saves ``game``."""
     position = selectors.game_position(game)
-    outcomes = legal_plays(game.variant, position, list(dice), _options(game))
+    outcomes = legal_plays(game.variant, position, dice, _options(game))
     if len(outcomes) == 1 and not outcomes[0].play.moves:
         _append(game, position, list(dice), outcomes[0])
     else:
@@ -112,7 +126,7 @@ def _append(game: Game, position: Position, rolled: list[int] | None, outcome: O
         kind, shown = Turn.Kind.PENDING, list(stage.dice)
     else:
         kind, shown = Turn.Kind.ROLL, list(rolled)
-    Turn.objects.create(
+    turn = Turn.objects.create(
         game=game,
         ply=game.ply,
         side=position.turn,
@@ -122,6 +136,7 @@ def _append(game: Game, position: Position, rolled: list[int] | None, outcome: O
         position_after=outcome.position.to_json(),
         result=outcome.result.to_json() if outcome.result else None,
     )
+    game.new_turns = [*getattr(game, "new_turns", []), turn]
     game.ply += 1
     game.position = outcome.position.to_json()
     game.dice = None
@@ -141,12 +156,17 @@ def _play_forced_stage(game: Game, position: Position) -> None:
         _append(game, position, None, outcomes[0])
 
 
-def _locked(game: Game) -> Game:
-    locked = (
-        Game.objects.select_for_update(of=("self", "match"))
-        .select_related("match", "white", "black")
-        .get(pk=game.pk)
-    )
+def _locked(game: Game, *, reload: bool = True) -> Game:
+    """``game`` locked for this write (loaded again unless the caller holds the lock), with no
+    new turns yet; ConflictError when it is over."""
+    locked = game
+    if reload:
+        locked = (
+            Game.objects.select_for_update(of=("self", "match"))
+            .select_related("match", "white", "black")
+            .get(pk=game.pk)
+        )
+    locked.new_turns = []
     if locked.is_over:
         raise ConflictError(f"game {locked.number} is over ({locked.status}); no more moves")
     return locked
