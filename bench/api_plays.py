@@ -4,11 +4,14 @@ Starts gunicorn on a free 127.0.0.1 port (DEBUG off, throttling out of the way) 
 throw-away SQLite file, or over the database named by DATABASE_URL when it is set (migrated
 first). N client threads, each with its own pair of players, create matches and play them out:
 roll when a roll is due, otherwise POST a random play from the listed legal plays, taking the
-state from each answer. After a warm-up it counts accepted plays for a fixed time, stops the
-server, replays every game played through `manage.py verify_games`, and prints plays per second
-and the p50/p95/p99 latency of the play and roll endpoints.
+state from each answer. Matches are created with ``auto_roll`` (the server rolls for the next
+player as part of each play, so a turn is one request) unless ``--manual-roll`` is given.
+After a warm-up it counts accepted plays for a fixed time, stops the server, replays every
+game played through `manage.py verify_games`, and prints plays per second and the p50/p95/p99
+latency of the play and roll endpoints.
 
     .venv/bin/python bench/api_plays.py [--clients 8] [--seconds 20] [--workers 2] [--threads 4]
+                                        [--manual-roll]
 """
 
 from __future__ import annotations
@@ -133,13 +136,16 @@ class Stats:
 class Client:
     """One keep-alive connection playing matches between its two players."""
 
-    def __init__(self, port: int, pair: list[list], seed: int, stats: Stats, window) -> None:
+    def __init__(
+        self, port: int, pair: list[list], seed: int, stats: Stats, window, auto_roll: bool
+    ) -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.tokens = {player_id: token for player_id, token in pair}
         self.players = [player_id for player_id, _ in pair]
         self.rng = random.Random(seed)
         self.stats = stats
         self.window = window  # (start of counting, end)
+        self.auto_roll = auto_roll
 
     def call(self, method: str, path: str, player: int, body: dict | None = None) -> dict:
         headers = {"Authorization": f"Token {self.tokens[player]}", "Accept": "application/json"}
@@ -171,7 +177,8 @@ class Client:
 
     def play_match(self) -> None:
         one, two = self.players
-        match = self.call("POST", "/api/v1/matches/", one, {"player_one": one, "player_two": two})
+        body = {"player_one": one, "player_two": two, "auto_roll": self.auto_roll}
+        match = self.call("POST", "/api/v1/matches/", one, body)
         game_id = match["current_game"]
         while game_id is not None and time.monotonic() < self.window[1]:
             with self.stats.lock:
@@ -209,7 +216,8 @@ def run(args: argparse.Namespace, database_url: str) -> Stats:
         start = time.monotonic() + args.warmup
         window = (start, start + args.seconds)
         clients = [
-            Client(port, pair, seed, stats, window) for seed, pair in enumerate(pairs, start=1)
+            Client(port, pair, seed, stats, window, not args.manual_roll)
+            for seed, pair in enumerate(pairs, start=1)
         ]
         threads = [threading.Thread(target=client.run) for client in clients]
         for thread in threads:
@@ -235,6 +243,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3, help="uncounted time first")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
+    parser.add_argument(
+        "--manual-roll", action="store_true", help="roll by request instead of auto_roll"
+    )
     parser.add_argument("--no-verify", action="store_true", help="skip verify_games at the end")
     args = parser.parse_args()
 
@@ -242,7 +253,8 @@ def main() -> None:
         database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{scratch}/bench.sqlite3"
         print(
             f"database: {database_url.split('@')[-1]}; {args.clients} clients; gunicorn "
-            f"{args.workers} workers x {args.threads} threads; {args.seconds:g}s counted"
+            f"{args.workers} workers x {args.threads} threads; {args.seconds:g}s counted; "
+            f"{'rolls by request' if args.manual_roll else 'auto_roll'}"
         )
         stats = run(args, database_url)
 

@@ -52,6 +52,11 @@ class Match(models.Model):
     # link itself is TournamentMatch.match (reverse: match.tournament_match).
     tournament_slot = models.CharField(max_length=64, blank=True, db_index=True)
     is_public = models.BooleanField(default=True)
+    auto_roll = models.BooleanField(
+        default=False,
+        help_text="online: the server rolls for the player to move as soon as a roll is due "
+        "(with no cube there is nothing to decide before a roll)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -103,6 +103,11 @@ class MatchCreateSerializer(StrictSerializer):
     tournament_slot = serializers.CharField(max_length=64, required=False, default="")
     is_public = serializers.BooleanField(default=True)
     start = serializers.BooleanField(default=True, help_text="online: start game 1 at once")
+    auto_roll = serializers.BooleanField(
+        default=False,
+        help_text="online: the server rolls for the player to move whenever a roll is due, "
+        "so each turn is one request (a play); see the README",
+    )
 
 
 class MatchImportSerializer(StrictSerializer):
@@ -336,6 +341,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "winner",
             "tournament_slot",
             "is_public",
+            "auto_roll",
             "current_game",
             "games",
             "created_at",

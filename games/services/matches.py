@@ -27,11 +27,13 @@ def match_create(
     tournament_slot: str = "",
     is_public: bool = True,
     start: bool = True,
+    auto_roll: bool = False,
 ) -> Match:
     """Create a match. The creator must be one of the players or becomes its organiser.
 
     ``target_score`` overrides ``options.match_length``; options are validated by the engine.
-    An online match with ``start`` begins at once with game 1 and its opening roll.
+    An online match with ``start`` begins at once with game 1 and its opening roll. With
+    ``auto_roll`` the server rolls for the player to move whenever a roll is due.
     """
     if player_one.pk == player_two.pk:
         raise InvalidRequestError("a match needs two different players")
@@ -51,6 +53,7 @@ def match_create(
             options=rules.to_json(),
             tournament_slot=tournament_slot,
             is_public=is_public,
+            auto_roll=auto_roll and mode == Match.Mode.ONLINE,
         )
         if mode == Match.Mode.OVER_THE_BOARD:
             match.status = Match.Status.IN_PROGRESS
@@ -75,7 +78,7 @@ def match_start(*, match: Match, user: Any) -> Match:
 def game_start(*, match: Match) -> Game:
     """Start the next game of the cycle: variant, starter (opening roll from the game's seed
     when needed, RULES.md §6.3) and the dice commitment. The starter plays white."""
-    from games.services.play import dice_put  # the play module imports this one
+    from games.services.play import dice_put, roll_if_auto  # the play module imports this one
 
     options = selectors.match_options(match)
     upcoming = next_game(selectors.match_state(match), options)
@@ -104,6 +107,9 @@ def game_start(*, match: Match) -> Game:
         match.save(update_fields=["status", "updated_at"])
     if rounds and options.opening_roll == "use_opening_dice":
         dice_put(game=game, dice=rounds[-1])
+        game.save()
+    elif match.auto_roll:
+        roll_if_auto(game)
         game.save()
     return game
 

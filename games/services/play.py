@@ -52,6 +52,7 @@ def dice_roll(*, game: Game, player: Player | None, locked: bool = False) -> Gam
         if game.dice is not None:
             raise ConflictError(f"the dice are already rolled ({game.dice}); submit a play")
         dice_put(game=game, dice=dice.roll(game.seed, game.ply))
+        roll_if_auto(game, rolled=position.turn)  # after a pass, the opponent's roll
         game.save(update_fields=PLAY_FIELDS)
     return game
 
@@ -83,6 +84,7 @@ def play_submit(
         rolled = None if position.pending else game.dice
         outcome = check_play(game.variant, position, rolled, moves, _options(game))
         _append(game, position, rolled, outcome)
+        roll_if_auto(game)
         game.save(update_fields=PLAY_FIELDS)
     return game
 
@@ -116,6 +118,24 @@ def dice_put(*, game: Game, dice: Sequence[int]) -> None:
         _append(game, position, list(dice), outcomes[0])
     else:
         game.dice = list(dice)
+
+
+def roll_if_auto(game: Game, rolled: str | None = None) -> None:
+    """Match option ``auto_roll``: roll for the player to move while a roll is due (not during
+    a Gjul Bara cascade, whose dice are already known). A roll with no play is a pass and the
+    turn goes over, so the other side is rolled for next; it stops after one automatic roll per
+    side, so that a game in which neither side can move (a Tapa deadlock with mother=off and no
+    stuck_limit) waits for a player to roll instead of rolling forever. ``rolled``: the side
+    that has just rolled by hand in this request. The caller saves."""
+    if not game.match.auto_roll:
+        return
+    rolled_for = {rolled} if rolled else set()
+    while not game.is_over and game.dice is None:
+        position = selectors.game_position(game)
+        if position.pending or position.turn in rolled_for:
+            return
+        rolled_for.add(position.turn)
+        dice_put(game=game, dice=dice.roll(game.seed, game.ply))
 
 
 def _append(game: Game, position: Position, rolled: list[int] | None, outcome: Outcome) -> None:

@@ -21,7 +21,9 @@ def to_move_client(game_json: dict, clients: dict) -> APIClient:
     return clients[game_json["player_to_move"]["id"]]
 
 
-def play_match_through_api(match_id: int, clients: dict, rng: random.Random) -> dict:
+def play_match_through_api(
+    match_id: int, clients: dict, rng: random.Random, rolls_allowed: bool = True
+) -> dict:
     """Roll and play random legal plays taken from GET game, until the match is over."""
     reader = APIClient()
     for _ in range(20_000):
@@ -31,6 +33,7 @@ def play_match_through_api(match_id: int, clients: dict, rng: random.Random) -> 
         game = reader.get(game_url("game-detail", match["current_game"])).json()
         client = to_move_client(game, clients)
         if game["roll_due"]:
+            assert rolls_allowed, "a roll is due in an auto-roll match"
             response = client.post(game_url("dice-roll", game["id"]))
         else:
             choice = rng.choice(game["legal_plays"])
@@ -289,3 +292,67 @@ def test_private_matches_are_hidden_from_strangers(alice, bob, organiser, client
     assert APIClient().get(url).status_code == 404
     assert client_for(alice).get(url).status_code == 200
     assert client_for(organiser).get(url).status_code == 200
+
+
+def auto_roll_match(alice, bob, client_for) -> dict:
+    body = {"player_one": alice.pk, "player_two": bob.pk, "auto_roll": True}
+    response = client_for(alice).post(reverse("games:match-list"), body, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def test_with_auto_roll_every_turn_is_one_play_request(alice, bob, client_for):
+    created = auto_roll_match(alice, bob, client_for)
+    assert created["auto_roll"] is True
+    clients = {alice.pk: client_for(alice), bob.pk: client_for(bob)}
+    reader = APIClient()
+    game = reader.get(game_url("game-detail", created["current_game"])).json()
+    assert game["roll_due"] is False and game["dice"], "the starter's dice are on the table"
+
+    rng = random.Random(11)
+    for _ in range(6):
+        choice = rng.choice(game["legal_plays"])
+        body = {"ply": game["ply"], "moves": choice["notation"]}
+        answer = to_move_client(game, clients).post(
+            game_url("play-submit", game["id"]), body, format="json"
+        )
+        assert answer.status_code == 200, answer.json()
+        game = answer.json()
+        assert game["turns"][0]["moves"] == choice["moves"]
+        # The server has rolled for the next player: the dice are on the table already.
+        assert game["roll_due"] is False
+        assert game["dice"] or game["position"].get("pending"), game
+        roll = to_move_client(game, clients).post(game_url("dice-roll", game["id"]))
+        assert roll.status_code == 409  # nothing to roll by hand
+
+    stored = Game.objects.get(pk=game["id"])
+    assert selectors.game_replay_problems(stored) == []
+
+
+def test_a_whole_auto_roll_match_is_played_with_plays_only(alice, bob, client_for):
+    created = auto_roll_match(alice, bob, client_for)
+    clients = {alice.pk: client_for(alice), bob.pk: client_for(bob)}
+    rng = random.Random(3)
+    match = play_match_through_api(created["id"], clients, rng, rolls_allowed=False)
+    assert match["status"] == "finished" and match["winner"] in (alice.pk, bob.pk)
+    for game in Game.objects.filter(match_id=match["id"]):
+        assert selectors.game_replay_problems(game) == []
+        assert selectors.game_dice_proof(game)["verified"] is True
+
+
+def test_auto_roll_stops_when_neither_side_can_move(alice, bob, monkeypatch):
+    """Decision: automatic rolls stop after one roll per side with no play, so a game in which
+    nobody can move (no stuck_limit) waits for a player's roll instead of rolling forever."""
+    from games import services
+    from tests.games.test_services import _only_pass
+
+    monkeypatch.setattr("games.services.play.legal_plays", _only_pass)
+    match = services.match_create(
+        creator=alice.user, player_one=alice, player_two=bob, auto_roll=True
+    )
+    game = match.games.get()
+    assert [turn.moves for turn in game.turns.all()] == [[], []]  # one pass each
+    assert selectors.is_roll_due(game)
+    # A player's roll that finds no play is followed by one automatic roll for the opponent.
+    game = services.dice_roll(game=game, player=selectors.player_to_move(game))
+    assert game.turns.count() == 4
