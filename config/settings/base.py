@@ -93,8 +93,10 @@ DATABASES = {
     ),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Concurrent requests (gunicorn threads) queue for SQLite's write lock instead of failing with
-    # "database is locked": transactions take it at BEGIN, and WAL lets readers go on meanwhile.
+    # Concurrent requests (gunicorn workers and threads) queue for SQLite's write lock instead
+    # of failing with "database is locked": transactions take it at BEGIN, in turn
+    # (config/sqlite_fair), and WAL lets readers go on meanwhile.
+    DATABASES["default"]["ENGINE"] = "config.sqlite_fair"
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
@@ -131,11 +133,14 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 
 # Django REST framework and the OpenAPI schema
 
+# Seconds a worker remembers which user an API token belongs to (games/api/authentication.py).
+TOKEN_CACHE_SECONDS = env_int("TOKEN_CACHE_SECONDS", 30)
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Token first, so an unauthenticated request gets 401 with a WWW-Authenticate header.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "games.api.authentication.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
@@ -172,6 +177,7 @@ SPECTACULAR_SETTINGS = {
         "ReportStatusEnum": "games.models.ResultReport.Status",
         "TurnKindEnum": "games.models.Turn.Kind",
         "ResultKindEnum": "games.models.RESULT_KINDS",
+        "SeedMethodEnum": "tournaments.models.Tournament.SeedMethod",
     },
 }
 
