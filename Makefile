@@ -19,8 +19,7 @@ $(STAMP): pyproject.toml
 
 run: venv
 	$(MANAGE) migrate --noinput
-# Demo hook: loads the demo once a `demo_setup` management command exists.
-	if $(MANAGE) help demo_setup >/dev/null 2>&1; then $(MANAGE) demo_setup; fi
+	$(MANAGE) demo_setup
 	$(MANAGE) runserver 0.0.0.0:8000
 
 test: venv
