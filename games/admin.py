@@ -37,5 +37,5 @@ class TurnAdmin(admin.ModelAdmin):
 
 @admin.register(ResultReport)
 class ResultReportAdmin(admin.ModelAdmin):
-    list_display = ["id", "match", "game_number", "winner", "kind", "points", "status"]
+    list_display = ["id", "match", "scope", "game_number", "winner", "kind", "points", "status"]
     list_filter = ["status"]

@@ -183,7 +183,8 @@ class Turn(models.Model):
 
 
 class ResultReport(models.Model):
-    """A game result reported for over-the-board play; it counts once confirmed or overridden."""
+    """A result reported for over-the-board play, of the next game or of the whole match (its
+    final score); it counts once confirmed or overridden."""
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -191,8 +192,13 @@ class ResultReport(models.Model):
         DISPUTED = "disputed"
         OVERRIDDEN = "overridden"
 
+    class Scope(models.TextChoices):
+        GAME = "game"
+        MATCH = "match"
+
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
-    game_number = models.PositiveIntegerField()
+    scope = models.CharField(max_length=8, choices=Scope.choices, default=Scope.GAME)
+    game_number = models.PositiveIntegerField(null=True, blank=True, help_text="scope game")
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -202,8 +208,10 @@ class ResultReport(models.Model):
     winner = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    kind = models.CharField(max_length=8, choices=RESULT_KINDS)
-    points = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=RESULT_KINDS, blank=True, help_text="scope game")
+    points = models.PositiveIntegerField(null=True, blank=True, help_text="scope game")
+    score_one = models.PositiveIntegerField(null=True, blank=True, help_text="scope match")
+    score_two = models.PositiveIntegerField(null=True, blank=True, help_text="scope match")
     record = models.JSONField(
         null=True, blank=True, help_text='[{"dice": [6, 5] | null, "moves": "24/18 18/13"}, ...]'
     )
@@ -222,6 +230,8 @@ class ResultReport(models.Model):
         ordering = ["match", "id"]
 
     def __str__(self) -> str:
+        if self.scope == self.Scope.MATCH:
+            return f"Report {self.pk} on match {self.match_id}: {self.score_one}-{self.score_two}"
         return f"Report {self.pk} on match {self.match_id}, game {self.game_number}"
 
     @property

@@ -137,8 +137,23 @@ class RecordTurnSerializer(StrictSerializer):
 
 
 class ResultInputSerializer(StrictSerializer):
-    winner = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), allow_null=True)
-    points = serializers.IntegerField(min_value=0, max_value=3)
+    scope = serializers.ChoiceField(
+        choices=ResultReport.Scope.choices,
+        default=ResultReport.Scope.GAME,
+        help_text='"game": the next game (winner, points, ...); "match": the final score',
+    )
+    winner = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), allow_null=True, required=False, default=None
+    )
+    points = serializers.IntegerField(
+        min_value=0, max_value=3, required=False, help_text="scope game: required"
+    )
+    score_one = serializers.IntegerField(
+        min_value=0, max_value=999, required=False, help_text="scope match: player one's score"
+    )
+    score_two = serializers.IntegerField(
+        min_value=0, max_value=999, required=False, help_text="scope match: player two's score"
+    )
     kind = serializers.ChoiceField(
         choices=["single", "mars", "triple", "mother", "tie"], required=False
     )
@@ -361,12 +376,15 @@ class ResultReportSerializer(serializers.ModelSerializer):
         fields = [
             "id",
             "match",
+            "scope",
             "game_number",
             "reporter",
             "starter",
             "winner",
             "kind",
             "points",
+            "score_one",
+            "score_two",
             "record",
             "status",
             "responded_by",

@@ -1,5 +1,6 @@
-"""Over-the-board results: a player reports a game, the opponent confirms or disputes it, and
-the organiser may override. Only confirmed (or overridden) results count towards the score."""
+"""Over-the-board results: a player reports the next game, or the final score of the whole
+match, the opponent confirms or disputes it, and the organiser may override. Only confirmed (or
+overridden) results count towards the score."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from games.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games.models import Game, Match, ResultReport, Turn
 from games.records import Replay, record_replay
 from games.services.matches import game_finish
+from games.signals import match_finished
 from tournaments.models import Player
 
 KIND_POINTS = {"single": 1, "mars": 2, "triple": 3, "mother": 2}
@@ -25,14 +27,18 @@ def result_report(
     *,
     match: Match,
     user: Any,
-    winner: Player | None,
-    points: int,
+    winner: Player | None = None,
+    points: int | None = None,
     kind: str | None = None,
     starter: Player | None = None,
     record: list[Any] | None = None,
+    scope: str = ResultReport.Scope.GAME,
+    score_one: int | None = None,
+    score_two: int | None = None,
 ) -> ResultReport:
-    """Report the result of the match's next game. A player's report waits for the opponent;
-    the organiser's own report counts at once. A move record is replayed by the engine."""
+    """Report the result of the match's next game, or (``scope`` "match") the final score of
+    the whole match. A player's report waits for the opponent; the organiser's own report counts
+    at once. A move record is replayed by the engine."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match.pk)
         player = selectors.player_for(user)
@@ -42,17 +48,9 @@ def result_report(
         _check_open_for_reports(match)
         if match.reports.filter(status__in=OPEN).exists():
             raise ConflictError("a reported result is still waiting for confirmation")
-        kind = _checked_result(match, winner, points, kind, starter, record)
-        report = ResultReport.objects.create(
-            match=match,
-            game_number=match.games.count() + 1,
-            reporter=user,
-            starter=starter,
-            winner=winner,
-            kind=kind,
-            points=points,
-            record=record,
-        )
+        report = ResultReport(match=match, reporter=user)
+        _fill(report, winner, points, kind, starter, record, scope, score_one, score_two)
+        report.save()
         if not is_player:
             _respond(report, user, ResultReport.Status.CONFIRMED)
             _apply(report)
@@ -84,13 +82,17 @@ def result_override(
     *,
     report: ResultReport,
     user: Any,
-    winner: Player | None,
-    points: int,
+    winner: Player | None = None,
+    points: int | None = None,
     kind: str | None = None,
     starter: Player | None = None,
     record: list[Any] | None = None,
+    scope: str = ResultReport.Scope.GAME,
+    score_one: int | None = None,
+    score_two: int | None = None,
 ) -> ResultReport:
-    """The organiser decides a pending or disputed report; the decision counts at once."""
+    """The organiser decides a pending or disputed report (with a game result or a match
+    score, whichever the report was); the decision counts at once."""
     with transaction.atomic():
         report = ResultReport.objects.select_for_update().get(pk=report.pk)
         match = report.match
@@ -99,16 +101,86 @@ def result_override(
         if report.status not in OPEN:
             raise ConflictError(f"the report is already {report.status}")
         _check_open_for_reports(match)
-        report.kind = _checked_result(match, winner, points, kind, starter, record)
-        report.winner, report.points, report.starter, report.record = (
-            winner,
-            points,
-            starter,
-            record,
-        )
+        _fill(report, winner, points, kind, starter, record, scope, score_one, score_two)
         _respond(report, user, ResultReport.Status.OVERRIDDEN)
         _apply(report)
     return report
+
+
+def _fill(
+    report: ResultReport,
+    winner: Player | None,
+    points: int | None,
+    kind: str | None,
+    starter: Player | None,
+    record: list[Any] | None,
+    scope: str,
+    score_one: int | None,
+    score_two: int | None,
+) -> None:
+    """Check a reported result against the match and put it on ``report`` (not saved)."""
+    match = report.match
+    report.scope = scope
+    if scope == ResultReport.Scope.MATCH:
+        if points is not None or kind or starter is not None or record is not None:
+            raise InvalidRequestError(
+                "a match result gives score_one and score_two (and optionally the winner); "
+                "points, kind, starter and record belong to a game result"
+            )
+        report.winner = _checked_match_score(match, winner, score_one, score_two)
+        report.score_one, report.score_two = score_one, score_two
+        report.game_number = report.points = report.starter = report.record = None
+        report.kind = ""
+        return
+    if score_one is not None or score_two is not None:
+        raise InvalidRequestError('score_one and score_two belong to a "match" result')
+    if points is None:
+        raise InvalidRequestError("a game result needs its points (0 for a tie, else 1 to 3)")
+    report.kind = _checked_result(match, winner, points, kind, starter, record)
+    report.game_number = match.games.count() + 1
+    report.winner, report.points, report.starter, report.record = winner, points, starter, record
+    report.score_one = report.score_two = None
+
+
+def _checked_match_score(
+    match: Match, winner: Player | None, score_one: int | None, score_two: int | None
+) -> Player:
+    """The winner of a reported final score ``score_one``-``score_two``.
+
+    Decision: the score must be one a match could end with: one player has reached the match
+    length, the other has not, the winner's last game brought them there (so they are at most
+    the match length - 1 + 3 points, a triple), and neither score is below what the games
+    already counted give that player."""
+    if score_one is None or score_two is None:
+        raise InvalidRequestError("a match result needs both score_one and score_two")
+    target = match.target_score
+    scores = (score_one, score_two)
+    counted = (match.score_one, match.score_two)
+    reached = [side for side in (0, 1) if scores[side] >= target]
+    if len(reached) != 1:
+        raise InvalidRequestError(
+            f"a final score has exactly one player at {target} points or more "
+            f"(the match length), not {score_one}-{score_two}"
+        )
+    side = reached[0]
+    if scores[side] > target + 2:
+        raise InvalidRequestError(
+            f"{scores[side]} points is more than a {target}-point match can end with "
+            f"(at most {target + 2}: {target - 1} and a triple game)"
+        )
+    for each in (0, 1):
+        if scores[each] < counted[each]:
+            raise InvalidRequestError(
+                f"the games already counted give {counted[0]}-{counted[1]}; "
+                f"the final score cannot be lower ({score_one}-{score_two})"
+            )
+    champion = match.players[side]
+    if winner is not None and winner.pk != champion.pk:
+        raise InvalidRequestError(
+            f"the score {score_one}-{score_two} makes player {champion.pk} the winner, "
+            f"not player {winner.pk}"
+        )
+    return champion
 
 
 def _checked_result(
@@ -165,9 +237,17 @@ def _check_record(
         )
 
 
-def _apply(report: ResultReport) -> Game:
-    """Turn a counted report into a finished Game (with its replayed turns) and score it."""
+def _apply(report: ResultReport) -> Game | None:
+    """Turn a counted report into a finished Game (with its replayed turns) and score it, or
+    for a match report, end the match with its score (no games are made up for it)."""
     match = report.match
+    if report.scope == ResultReport.Scope.MATCH:
+        match.score_one, match.score_two = report.score_one, report.score_two
+        match.winner = report.winner
+        match.status = Match.Status.FINISHED
+        match.save()
+        match_finished.send(sender=Match, match=match)
+        return None
     options = selectors.match_options(match)
     upcoming = next_game(selectors.match_state(match), options)
     white = _white(match, upcoming.starter, report.starter)

@@ -159,6 +159,13 @@
         kind: result[0],
         points: parseInt(result[1], 10)
       }), "[data-report-error]");
+    } else if (form.id === "match-report-form") {
+      event.preventDefault();
+      act(post(form.dataset.url, {
+        scope: "match",
+        score_one: parseInt(form.elements.score_one.value, 10),
+        score_two: parseInt(form.elements.score_two.value, 10)
+      }), "[data-report-error]");
     }
   });
 

@@ -176,3 +176,77 @@ def test_anyone_may_list_a_public_matchs_reports(otb_match, alice, client_for):
     report(client_for(alice), otb_match, winner=alice.pk, points=1)
     response = APIClient().get(results_url(otb_match))
     assert response.status_code == 200 and len(response.json()) == 1
+
+
+# --- a whole match's final score ------------------------------------------------------------
+
+
+def test_a_confirmed_match_score_finishes_the_match(otb_match, alice, bob, client_for):
+    created = report(client_for(bob), otb_match, scope="match", score_one=3, score_two=5)
+    assert created["scope"] == "match" and created["winner"] == bob.pk
+    assert created["game_number"] is None and created["points"] is None
+    otb_match.refresh_from_db()
+    assert otb_match.status == "in_progress"
+
+    response = client_for(alice).post(report_url("confirm", created["id"], otb_match))
+
+    assert response.status_code == 200
+    otb_match.refresh_from_db()
+    assert otb_match.status == "finished" and otb_match.winner == bob
+    assert (otb_match.score_one, otb_match.score_two) == (3, 5)
+    assert not otb_match.games.exists()  # no games are made up for a match score
+
+
+def test_a_match_score_builds_on_the_games_already_counted(otb_match, alice, organiser, client_for):
+    report(client_for(organiser), otb_match, winner=alice.pk, points=2)  # counted: 2-0
+    response = client_for(alice).post(
+        results_url(otb_match), {"scope": "match", "score_one": 1, "score_two": 5}, format="json"
+    )
+    assert response.status_code == 400 and "cannot be lower" in response.json()["detail"]
+    report(client_for(organiser), otb_match, scope="match", score_one=5, score_two=4)
+    otb_match.refresh_from_db()
+    assert otb_match.winner == alice and [g.number for g in otb_match.games.all()] == [1]
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({"score_one": 5, "score_two": 5}, "exactly one player"),
+        ({"score_one": 4, "score_two": 3}, "exactly one player"),
+        ({"score_one": 8, "score_two": 0}, "at most 7"),
+        ({"score_one": 5}, "both score_one and score_two"),
+        ({"score_one": 5, "score_two": 1, "winner": "bob"}, "not player"),
+        ({"score_one": 5, "score_two": 1, "points": 1}, "belong to a game result"),
+        ({"score_one": -1, "score_two": 5}, "score_one"),
+    ],
+)
+def test_impossible_match_scores_are_400(otb_match, alice, bob, client_for, body, message):
+    body = {"scope": "match", **body}
+    if body.get("winner") == "bob":
+        body["winner"] = bob.pk
+    response = client_for(alice).post(results_url(otb_match), body, format="json")
+    assert response.status_code == 400
+    assert message in str(response.json())
+
+
+def test_game_fields_and_scores_do_not_mix(otb_match, alice, client_for):
+    body = {"winner": alice.pk, "points": 1, "score_one": 1, "score_two": 0}
+    response = client_for(alice).post(results_url(otb_match), body, format="json")
+    assert response.status_code == 400 and "match" in response.json()["detail"]
+    response = client_for(alice).post(results_url(otb_match), {"winner": alice.pk}, format="json")
+    assert response.status_code == 400 and "points" in response.json()["detail"]
+
+
+def test_an_organiser_overrides_a_disputed_match_score(
+    otb_match, alice, bob, organiser, client_for
+):
+    created = report(client_for(alice), otb_match, scope="match", score_one=5, score_two=2)
+    client_for(bob).post(report_url("dispute", created["id"], otb_match), {"reason": "5-4"})
+    response = client_for(organiser).post(
+        report_url("override", created["id"], otb_match),
+        {"scope": "match", "score_one": 5, "score_two": 4},
+        format="json",
+    )
+    assert response.status_code == 200 and response.json()["status"] == "overridden"
+    otb_match.refresh_from_db()
+    assert (otb_match.score_one, otb_match.score_two, otb_match.winner) == (5, 4, alice)

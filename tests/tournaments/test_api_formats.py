@@ -124,3 +124,21 @@ def test_swiss_pairs_rounds_on_demand_with_a_late_entry(org_api, players):
     late_row = [row for row in table if row["entry"] == late["id"]][0]
     assert late_row["byes"] >= 1
     assert len(open_matches(org_api, pk)) == 0
+
+
+def test_a_reported_match_score_advances_the_bracket_and_counts_in_standings(org_api, players):
+    pk = tournament_running(org_api, players[:4], format="single_elimination", match_length=5)["id"]
+    semi = open_matches(org_api, pk)[0]
+    loser = [p["player"] for p in semi["players"] if p["player"] != higher_seed(semi)][0]
+    one, two = (p["player"] for p in semi["players"])
+    score = {"score_one": 5, "score_two": 2} if one != loser else {"score_one": 3, "score_two": 6}
+    org_api.post("games:result-list", {"scope": "match", **score}, status=201, pk=semi["match_id"])
+    final = [m for m in open_matches(org_api, pk) if m["match_id"] != semi["match_id"]]
+    bracket = org_api.get("tournaments:bracket", pk=pk)
+    drawn = [m for r in bracket["sections"][0]["rounds"] for m in r["matches"]]
+    final_row = drawn[-1]
+    assert higher_seed(semi) in [p["player"] for p in final_row["players"] if p]
+    assert final  # the other semi-final is still to play
+    play_all(org_api, pk)
+    rows = {row["seed"]: row for row in standings(org_api, pk)}
+    assert rows[1]["rank"] == 1
