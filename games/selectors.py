@@ -23,6 +23,7 @@ from games.engine import (
 )
 from games.exports.jellyfish import GameRecord, MatchRecord, TurnRecord, to_mat
 from games.models import Game, Match, Turn
+from games.prepared import PreparedGet
 from tournaments.models import Player, TournamentMatch
 
 User = AbstractBaseUser | AnonymousUser
@@ -85,16 +86,17 @@ def game_list(*, user: Any) -> QuerySet[Game]:
     )
 
 
+_game_with_players: PreparedGet[Game] = PreparedGet(
+    lambda: Game.objects.select_related("match", "white", "black"), lock_of=("self", "match")
+)
+
+
 def game_visible(*, user: Any, pk: int, for_update: bool = False) -> Game | None:
     """Game ``pk`` with its match and players, if ``user`` may read it (the rule of
     ``match_list``, checked on the loaded row: one plain query on the hot play path).
     ``for_update`` locks the game and match rows, for a caller inside a transaction."""
-    games = Game.objects.select_related("match", "white", "black")
-    if for_update:
-        games = games.select_for_update(of=("self", "match"))
-    try:
-        game = games.get(pk=pk)
-    except Game.DoesNotExist:
+    game = _game_with_players(pk, for_update=for_update)
+    if game is None:
         return None
     if getattr(user, "is_staff", False) or game.match.is_public:
         return game

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import zoneinfo
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -63,11 +65,16 @@ class JSONObjectField(serializers.JSONField):
 
 
 def datetime_to_json(value: datetime | None) -> str | None:
-    """A date-time as DRF's DateTimeField writes it (ISO 8601, UTC as "Z")."""
-    return None if value is None else DATETIME_FIELD.to_representation(value)
+    """A date-time as DRF's DateTimeField writes it: ISO 8601 in the site's time zone, UTC as
+    "Z" (DRF's own field looks the zone up on every call, which cost more than the rest of
+    an answer's fields together)."""
+    if value is None:
+        return None
+    text = value.astimezone(SITE_ZONE).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
-DATETIME_FIELD = serializers.DateTimeField()
+SITE_ZONE = zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
 
 # The output serializers on the play path (PlayerRef, Turn, GameDetail, GameChange) build their
