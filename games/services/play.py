@@ -8,6 +8,8 @@ the turns it appended in ``game.new_turns``, so its answer needs no query for th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any
 
 from django.db import transaction
 
@@ -39,8 +41,9 @@ def dice_roll(*, game: Game, player: Player | None, locked: bool = False) -> Gam
     legal play is recorded as a pass at once and the turn goes over.
 
     ``locked``: the caller loaded ``game`` with select_for_update in its open transaction (and
-    its match and players with it), so it is not loaded again."""
-    with transaction.atomic():
+    its match and players with it), so it is not loaded again, and the write joins that
+    transaction (no savepoint: on an error the caller's whole transaction rolls back)."""
+    with _transaction(locked):
         game = _locked(game, reload=not locked)
         _check_to_move(game, player)
         position = selectors.game_position(game)
@@ -71,7 +74,7 @@ def play_submit(
     ConflictError when a roll is due first, and the engine's IllegalPlayError when illegal.
     ``locked`` as for ``dice_roll``.
     """
-    with transaction.atomic():
+    with _transaction(locked):
         game = _locked(game, reload=not locked)
         # The ply is checked before the turn: a player's duplicate submission, arriving after
         # the first one passed the turn, is stale (409), not someone else's turn.
@@ -174,6 +177,14 @@ def _play_forced_stage(game: Game, position: Position) -> None:
     outcomes = legal_plays(game.variant, position, None, _options(game))
     if len(outcomes) == 1 and not outcomes[0].play.moves:
         _append(game, position, None, outcomes[0])
+
+
+def _transaction(locked: bool) -> AbstractContextManager[Any]:
+    """The write's transaction: the caller's own when it holds the lock, else a new atomic
+    block."""
+    if locked and transaction.get_autocommit():
+        raise RuntimeError("locked=True: the caller must hold the game's lock in a transaction")
+    return nullcontext() if locked else transaction.atomic()
 
 
 def _locked(game: Game, *, reload: bool = True) -> Game:
