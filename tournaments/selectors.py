@@ -136,9 +136,17 @@ def bracket(tournament: Tournament, stage: str = "main") -> dict[str, Any]:
                 "name": name,
                 "rounds": [{"number": n, "matches": ms} for n, ms in sorted(rounds.items())],
             }
-            for name, rounds in sections.items()
+            for name, rounds in sorted(sections.items(), key=lambda item: _section_order(item[0]))
         ],
     }
+
+
+SECTION_ORDER = ("main", "losers", "consolation", "third_place", "grand_final", "reset")
+
+
+def _section_order(name: str) -> int:
+    """Sections in play order: winners, losers or consolation, third place, grand final, reset."""
+    return SECTION_ORDER.index(name) if name in SECTION_ORDER else len(SECTION_ORDER)
 
 
 def round_list(tournament: Tournament) -> list[dict[str, Any]]:

@@ -38,6 +38,12 @@ LABELS = {
     "triple": _("triple"),
     "mother": _("mother"),
     "tie": _("tie"),
+    # bracket sections
+    "main": _("Main bracket"),
+    "losers": _("Losers bracket"),
+    "third_place": _("Third place"),
+    "grand_final": _("Grand final"),
+    "reset": _("Grand final reset"),
 }
 
 

@@ -1,6 +1,9 @@
 // Tournament page: click a player to highlight their path through the bracket; sort standings;
 // live updates by polling the state endpoint with If-None-Match and swapping in the fragment.
 // The highlighted player and the chosen sort order are applied again after each swap.
+// Connector lines from each match to the match its winner goes to (same section only) are
+// drawn into each bracket's SVG overlay from the boxes' positions, and drawn again whenever the
+// layout may have moved: on resize, once fonts are in, and after each swap.
 (function () {
   "use strict";
   var root = document.getElementById("tournament-live");
@@ -21,6 +24,91 @@
     root.querySelectorAll('.bracket-player[data-entry="' + entry + '"]').forEach(function (node) {
       node.classList.add("highlight");
       node.closest(".bracket-match").classList.add("on-path");
+    });
+    markConnectors();
+  }
+
+  // --- connector lines --------------------------------------------------------------------
+
+  var SVG_NS = "http://www.w3.org/2000/svg";
+
+  function matchesByKey(bracket) {
+    var byKey = {};
+    bracket.querySelectorAll(".bracket-match[data-key]").forEach(function (node) {
+      byKey[node.dataset.key] = node;
+    });
+    return byKey;
+  }
+
+  // A connector is on the highlighted path when the player is in both matches: within one
+  // section that means they won the first one and went on to the second.
+  function markConnectors() {
+    root.querySelectorAll(".bracket").forEach(function (bracket) {
+      var svg = bracket.querySelector("svg.bracket-lines");
+      if (!svg) return;
+      var byKey = matchesByKey(bracket);
+      var onPath = [];
+      Array.prototype.slice.call(svg.querySelectorAll("path")).forEach(function (path) {
+        var from = byKey[path.dataset.from], to = byKey[path.dataset.to];
+        var on = Boolean(from && to && from.classList.contains("on-path") && to.classList.contains("on-path"));
+        path.classList.toggle("on-path", on);
+        if (on) onPath.push(path);
+      });
+      // Drawn last, so the accent line covers the grey one where two connectors meet.
+      onPath.forEach(function (path) { svg.appendChild(path); });
+    });
+  }
+
+  function drawConnectors() {
+    root.querySelectorAll(".bracket").forEach(function (bracket) {
+      var svg = bracket.querySelector("svg.bracket-lines");
+      if (!svg) return;
+      while (svg.firstChild) svg.removeChild(svg.firstChild);
+      // Coordinates relative to the bracket's scrolled content, where the SVG sits.
+      var box = bracket.getBoundingClientRect();
+      var dx = bracket.scrollLeft - box.left - bracket.clientLeft;
+      var dy = bracket.scrollTop - box.top - bracket.clientTop;
+      var byKey = matchesByKey(bracket);
+      bracket.querySelectorAll(".bracket-match[data-winner-to]").forEach(function (node) {
+        var next = byKey[node.dataset.winnerTo];
+        if (!next) return; // the winner goes on in another section
+        var a = node.getBoundingClientRect(), b = next.getBoundingClientRect();
+        if (!a.width || !b.width || b.left <= a.right) return; // hidden, or not to the right
+        var x1 = Math.round(a.right + dx), y1 = Math.round(a.top + a.height / 2 + dy);
+        var x2 = Math.round(b.left + dx), y2 = Math.round(b.top + b.height / 2 + dy);
+        // Turn halfway across the gap after this round's column, even when the next match
+        // is further right than the next column.
+        var column = node.closest(".bracket-round");
+        var after = column && column.nextElementSibling;
+        var gapEnd = after ? after.getBoundingClientRect().left + dx : x2;
+        var xm = Math.round((x1 + Math.min(gapEnd, x2)) / 2);
+        var path = document.createElementNS(SVG_NS, "path");
+        path.setAttribute("d", "M" + x1 + " " + y1 + "H" + xm + "V" + y2 + "H" + x2);
+        path.dataset.from = node.dataset.key;
+        path.dataset.to = next.dataset.key;
+        svg.appendChild(path);
+      });
+    });
+    markConnectors();
+  }
+
+  var drawPending = false;
+  function scheduleDraw() {
+    if (drawPending) return;
+    drawPending = true;
+    window.requestAnimationFrame(function () {
+      drawPending = false;
+      drawConnectors();
+    });
+  }
+
+  var resizeObserver = window.ResizeObserver ? new window.ResizeObserver(scheduleDraw) : null;
+  function watchLayout() {
+    if (!resizeObserver) return;
+    resizeObserver.disconnect();
+    resizeObserver.observe(root);
+    root.querySelectorAll(".bracket-round-matches").forEach(function (node) {
+      resizeObserver.observe(node);
     });
   }
 
@@ -65,6 +153,8 @@
       })
       .then(function (html) {
         root.innerHTML = html;
+        drawConnectors();
+        watchLayout();
         highlight(highlighted);
         if (sorting) {
           root.querySelectorAll("table[data-sortable]").forEach(function (table) {
@@ -93,6 +183,12 @@
   function schedule() {
     window.setTimeout(poll, POLL_MS);
   }
+
+  drawConnectors();
+  watchLayout();
+  window.addEventListener("resize", scheduleDraw);
+  window.addEventListener("load", scheduleDraw);
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(scheduleDraw);
 
   schedule();
 })();

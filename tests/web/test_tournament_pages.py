@@ -11,6 +11,7 @@ from games.models import Match
 from tests.tournaments.conftest import Api
 from tests.tournaments.factories import PlayerFactory, UserFactory
 from tests.tournaments.helpers import open_matches, play_all, tournament_running
+from tests.web.bracket_lines import assert_connectors
 
 
 @pytest.fixture
@@ -55,6 +56,12 @@ def test_clicking_a_player_highlights_their_path(live_server, browser, finished_
     page.goto(f"{live_server.url}/tournaments/{finished_cup}/")
     page.locator(".bracket-player", has_text="P1").first.click()
     assert page.locator(".bracket-match.on-path").count() == 2  # semi-final and final
+    drawn = assert_connectors(page, finished_cup)  # W1-1 → W2-1 and W1-2 → W2-1
+    assert [s["paths"] for s in drawn] == [2] and drawn[0]["onPath"] == 1
+    accent = page.evaluate(
+        "getComputedStyle(document.querySelector('.bracket-lines path.on-path')).stroke"
+    )
+    assert accent == "rgb(138, 59, 18)"  # --accent
     page.click("#standings th:nth-child(2)")  # sort by player name
     assert page.locator("#standings tbody tr").first.inner_text().split()[1] == "P1"
     page.screenshot(path=str(artifacts / "tournament-single-elimination.png"), full_page=True)
