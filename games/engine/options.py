@@ -133,14 +133,29 @@ def _validated(key: str, value: Any) -> Any:
     if key == "cycle":
         if isinstance(value, str) or not isinstance(value, list | tuple) or not value:
             raise InvalidOptionsError(f"option cycle={value!r}: expected a non-empty list of games")
+        games = []
         for name in value:
-            if name not in VARIANT_NAMES:
+            game = CYCLE_ALIASES.get(name, name) if isinstance(name, str) else name
+            if game not in VARIANT_NAMES:
                 raise InvalidOptionsError(
-                    f"option cycle: unknown game {name!r}; expected tabla, gul_bara or tapa"
+                    f"option cycle: unknown game {name!r}; expected tabla, gul_bara or tapa "
+                    f"(or the Greek and Turkish names {', '.join(sorted(CYCLE_ALIASES))})"
                 )
-        return tuple(value)
+            games.append(game)
+        return tuple(games)
     raise InvalidOptionsError(f"unknown option {key!r}")  # pragma: no cover - guarded by caller
 
+
+# The Greek and Turkish names of the same games (§7), accepted in ``cycle``: each is played by
+# the engine variant with its geometry; the rules that differ (Plakoto's mother, Fevga's
+# F1-F3 and no cascade) are options of their own, set together by the greek_tavli preset.
+CYCLE_ALIASES = {
+    "portes": "tabla",
+    "plakoto": "tapa",
+    "fevga": "gul_bara",
+    "tavla": "tabla",
+    "moultezim": "gul_bara",
+}
 
 DEFAULT_OPTIONS = Options()
 

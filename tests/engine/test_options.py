@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from games.engine import IllegalPlayError, Options, answer_query
+from games.engine.errors import InvalidOptionsError
 from tests.engine.helpers import checked_entry, describe, engine_entries, make_query, states
 from tests.engine.notation import case_position
 
@@ -205,3 +206,16 @@ def test_options_do_not_change_an_ordinary_answer_they_do_not_touch() -> None:
     query = make_query("tabla", case_position(HOME_HIT), [3, 2])
     switched = dict(query, options={"cascade_scope": "whole_chain", "head_rule": False})
     assert states(answer_query(switched)["plays"]) == states(answer_query(query)["plays"])
+
+
+def test_cycle_accepts_the_greek_and_turkish_names_of_the_games():
+    """RULES.md §7/§8: Portes, Plakoto, Fevga (and Tavla, Moultezim) are the same geometries."""
+    options = Options.from_json({"cycle": ["portes", "plakoto", "fevga"]})
+    assert options.cycle == ("tabla", "tapa", "gul_bara")
+    assert Options.from_json({"cycle": ["tavla", "tapa", "moultezim"]}).cycle == (
+        "tabla",
+        "tapa",
+        "gul_bara",
+    )
+    with pytest.raises(InvalidOptionsError, match="unknown game 'backgammon'"):
+        Options.from_json({"cycle": ["backgammon"]})
