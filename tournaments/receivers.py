@@ -14,4 +14,4 @@ def on_match_finished(sender: Any, match: Any, **kwargs: Any) -> None:
     from tournaments.services.ratings import ratings_enqueue
 
     services.tournament_match_record(match=match)
-    ratings_enqueue()
+    ratings_enqueue(full=False)  # rate the new results only (or all again if out of order)

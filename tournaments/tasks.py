@@ -4,6 +4,7 @@ from celery import shared_task
 
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.services import ratings as ratings_services
 
 
 @shared_task
@@ -21,3 +22,8 @@ def standings_recompute_all() -> int:
 @shared_task
 def ratings_recompute() -> int:
     return services.ratings_recompute()
+
+
+@shared_task
+def ratings_update() -> int:
+    return ratings_services.ratings_update()
