@@ -39,7 +39,7 @@ class _Compiled:
 class PreparedGet(Generic[M]):
     """``PreparedGet(lambda: Game.objects.select_related("match"))(pk)`` is
     ``...get(pk=pk)``, or None when no row has that pk. ``for_update=True`` adds
-    ``select_for_update(of=lock_of)`` and must run inside a transaction."""
+    ``select_for_update(of=lock_of, no_key=True)`` and must run inside a transaction."""
 
     def __init__(self, queryset: Callable[[], QuerySet[M]], lock_of: tuple[str, ...] = ("self",)):
         self._queryset = queryset
@@ -70,7 +70,7 @@ class PreparedGet(Generic[M]):
     def _compile(self, using: str, for_update: bool) -> _Compiled:
         queryset = self._queryset().filter(pk=_PLACEHOLDER)
         if for_update:
-            queryset = queryset.select_for_update(of=self._lock_of)
+            queryset = queryset.select_for_update(of=self._lock_of, no_key=True)
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
         if list(params) != [_PLACEHOLDER] or compiler.annotation_col_map:

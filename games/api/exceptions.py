@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from django.db import OperationalError
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -18,8 +19,17 @@ STATUS_FOR = (
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's handler, plus: 403 not allowed, 409 conflict, 400 invalid input or engine error."""
+    """DRF's handler, plus: 403 not allowed, 409 conflict, 400 invalid input or engine error,
+    503 (retry) when the database could not complete the request: a deadlock or lock timeout
+    between concurrent writes, or the database unreachable. The request's transaction was rolled
+    back, so retrying is safe; a stale ``ply`` then answers 409."""
     for error_class, code in STATUS_FOR:
         if isinstance(exc, error_class):
             return Response({"detail": str(exc)}, status=code)
+    if isinstance(exc, OperationalError):
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else "unavailable"
+        body = {"detail": f"the database could not complete the request ({reason}); retry"}
+        return Response(
+            body, status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "1"}
+        )
     return drf_exception_handler(exc, context)

@@ -66,7 +66,7 @@ def match_create(
 def match_start(*, match: Match, user: Any) -> Match:
     """Start a scheduled online match (players or the organiser)."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match.pk)
+        match = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
         _check_participant(match, user)
         if match.status != Match.Status.SCHEDULED or match.mode != Match.Mode.ONLINE:
             raise ConflictError(f"only a scheduled online match can be started ({match.status})")
@@ -150,7 +150,7 @@ def match_forfeit(*, match: Match, user: Any, loser: Player) -> Match:
     """The organiser ends the match: ``loser`` forfeits, the opponent wins; a game in progress
     is abandoned (its seed revealed). The score stays as it was."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match.pk)
+        match = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
         if not selectors.is_organiser(user, match):
             raise NotAllowedError("only the match's organiser may declare a forfeit")
         if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):

@@ -3,6 +3,11 @@
 Every write locks the game row (select_for_update), checks the ply, asks the engine, and appends
 one Turn per decision; Game.position always equals the replay of its turns. A roll or play lists
 the turns it appended in ``game.new_turns``, so its answer needs no query for them.
+
+Row locks here and in every service are FOR NO KEY UPDATE (``no_key=True``): no key is ever
+changed, and a plain FOR UPDATE conflicts with the KEY SHARE locks PostgreSQL's deferred
+foreign-key checks take at commit; a ratings run inserting history that refers to a match in
+play then deadlocked with the play (bench/api_plays.py on PostgreSQL).
 """
 
 from __future__ import annotations
@@ -193,7 +198,7 @@ def _locked(game: Game, *, reload: bool = True) -> Game:
     locked = game
     if reload:
         locked = (
-            Game.objects.select_for_update(of=("self", "match"))
+            Game.objects.select_for_update(of=("self", "match"), no_key=True)
             .select_related("match", "white", "black")
             .get(pk=game.pk)
         )

@@ -40,7 +40,7 @@ def result_report(
     the whole match. A player's report waits for the opponent; the organiser's own report counts
     at once. A move record is replayed by the engine."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match.pk)
+        match = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
         player = selectors.player_for(user)
         is_player = player is not None and player.pk in (match.player_one_id, match.player_two_id)
         if not is_player and not selectors.is_organiser(user, match):
@@ -94,7 +94,7 @@ def result_override(
     """The organiser decides a pending or disputed report (with a game result or a match
     score, whichever the report was); the decision counts at once."""
     with transaction.atomic():
-        report = ResultReport.objects.select_for_update().get(pk=report.pk)
+        report = ResultReport.objects.select_for_update(no_key=True).get(pk=report.pk)
         match = report.match
         if not selectors.is_organiser(user, match):
             raise NotAllowedError("only the match's organiser may override a result")
@@ -305,7 +305,7 @@ def _other(match: Match, player: Player) -> Player:
 
 
 def _locked(report: ResultReport) -> ResultReport:
-    locked = ResultReport.objects.select_for_update().get(pk=report.pk)
+    locked = ResultReport.objects.select_for_update(no_key=True).get(pk=report.pk)
     if locked.status != ResultReport.Status.PENDING:
         raise ConflictError(f"the report is already {locked.status}")
     return locked

@@ -356,3 +356,15 @@ def test_auto_roll_stops_when_neither_side_can_move(alice, bob, monkeypatch):
     # A player's roll that finds no play is followed by one automatic roll for the opponent.
     game = services.dice_roll(game=game, player=selectors.player_to_move(game))
     assert game.turns.count() == 4
+
+
+def test_a_database_deadlock_is_a_503_to_retry_not_a_500(game, client_for, monkeypatch):
+    from django.db import OperationalError
+
+    def deadlocked(**kwargs):
+        raise OperationalError("deadlock detected\nDETAIL: ...")
+
+    monkeypatch.setattr("games.services.dice_roll", deadlocked)
+    response = client_for(game.white).post(game_url("dice-roll", game.id))
+    assert response.status_code == 503 and response["Retry-After"] == "1"
+    assert "deadlock detected" in response.json()["detail"]

@@ -35,7 +35,7 @@ def check_status(tournament: Tournament, *allowed: str) -> None:
 
 def locked(tournament: Tournament) -> Tournament:
     """The tournament row, locked for the rest of the transaction (one writer at a time)."""
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+    return Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
 
 
 @contextmanager

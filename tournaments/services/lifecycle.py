@@ -136,7 +136,7 @@ def _late_entry_byes(tournament: Tournament, entry: Entry, points: float) -> Non
 def entry_check_in(*, entry: Entry, user: Any) -> Entry:
     _check_self_or_organiser(entry, user)
     with transaction.atomic(), set_actor(user):
-        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
         if entry.status != Entry.Status.ACTIVE:
             raise ConflictError("a withdrawn entry cannot check in")
         entry.checked_in = True
@@ -150,7 +150,7 @@ def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
     _check_self_or_organiser(entry, user)
     with transaction.atomic(), set_actor(user):
         tournament = locked(entry.tournament)
-        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
         if entry.status == Entry.Status.WITHDRAWN:
             raise ConflictError("the entry is already withdrawn")
         entry.status = Entry.Status.WITHDRAWN

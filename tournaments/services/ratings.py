@@ -42,7 +42,11 @@ def ratings_recompute() -> int:
     """Rate every result again in order; store ratings, per-variant ratings and the history.
     Returns the number of results rated."""
     with transaction.atomic():
-        list(Player.objects.select_for_update().order_by("pk").values_list("pk", flat=True))
+        list(
+            Player.objects.select_for_update(no_key=True)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
         overall, history = _rate("", _match_outcomes())
         by_variant: dict[str, Standing] = {}
         for variant, outcomes in _game_outcomes().items():
@@ -60,7 +64,9 @@ def ratings_update() -> int:
     one of them is older than a rated result. Returns the number of results rated."""
     with transaction.atomic():
         # The first player row is the runs' mutex: a recompute locks it first too.
-        Player.objects.select_for_update().order_by("pk").values_list("pk", flat=True).first()
+        Player.objects.select_for_update(no_key=True).order_by("pk").values_list(
+            "pk", flat=True
+        ).first()
         matches = _match_outcomes(unrated=True)
         games = _game_outcomes(unrated=True)
         if not matches and not games:
@@ -71,7 +77,7 @@ def ratings_update() -> int:
             return ratings_recompute()
         players = {p for outcomes in streams.values() for o in outcomes for p in o[2:4]}
         list(
-            Player.objects.select_for_update()
+            Player.objects.select_for_update(no_key=True)
             .filter(pk__in=players)
             .order_by("pk")
             .values_list("pk", flat=True)
@@ -272,8 +278,9 @@ def _store_variants(by_variant: dict[str, Standing]) -> None:
 
 def ratings_enqueue(*, full: bool = True) -> None:
     """Once the current transaction commits, rate the new results (``full=False``: a finished
-    match) or recompute everything (a corrected result). Runs as a Celery task."""
+    match) or recompute everything (a corrected result). Runs as a Celery task; ``robust`` as
+    in ``standings_enqueue``: a failed eager run is logged, the committed write still stands."""
     from tournaments import tasks
 
     task = tasks.ratings_recompute if full else tasks.ratings_update
-    transaction.on_commit(task.delay)
+    transaction.on_commit(task.delay, robust=True)

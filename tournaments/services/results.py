@@ -30,7 +30,7 @@ def tournament_match_record(*, match: Match) -> TournamentMatch | None:
         return None
     with transaction.atomic():
         tournament = locked(row.tournament)
-        row = TournamentMatch.objects.select_for_update().get(pk=row.pk)
+        row = TournamentMatch.objects.select_for_update(no_key=True).get(pk=row.pk)
         _outcome_store(row, match)
         formats.progress(tournament, row)
         standings_enqueue(tournament)
@@ -64,7 +64,7 @@ def result_correct(
     winner and loser are carried forward; it is refused when a later match they would leave
     has already started (correct that one first)."""
     with organiser_action(tournament, user) as tournament:
-        row = TournamentMatch.objects.select_for_update().get(pk=tournament_match.pk)
+        row = TournamentMatch.objects.select_for_update(no_key=True).get(pk=tournament_match.pk)
         if row.status != MatchStatus.DONE or row.entry_two_id is None:
             raise ConflictError(f"match {row.key} has no result to correct ({row.status})")
         if winner.pk not in (row.entry_one_id, row.entry_two_id):

@@ -101,7 +101,7 @@ def standings_recompute(*, tournament: Tournament) -> list[Standing]:
     """Recompute and store every standings table of ``tournament``. Idempotent: the tournament
     row is locked and the stored rows are replaced, so concurrent runs simply follow each other."""
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         tables: dict[str, list[StandingRow]] = {}
         if tournament.is_elimination:
             tables["main"] = bracket_standings(tournament, "main")
@@ -140,8 +140,10 @@ def standings_recompute_all() -> int:
 
 
 def standings_enqueue(tournament: Tournament) -> None:
-    """Recompute the standings once the current transaction commits (a Celery task)."""
+    """Recompute the standings once the current transaction commits (a Celery task). ``robust``:
+    when the task runs eagerly (no broker) and fails, the error is logged and the request that
+    committed its write still answers; the periodic full recompute repairs the table."""
     from tournaments.tasks import standings_recompute as standings_recompute_task
 
     tournament_id = tournament.pk
-    transaction.on_commit(lambda: standings_recompute_task.delay(tournament_id))
+    transaction.on_commit(lambda: standings_recompute_task.delay(tournament_id), robust=True)
