@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -30,7 +30,19 @@ User = AbstractBaseUser | AnonymousUser
 
 
 def match_options(match: Match) -> Options:
-    return Options.from_json(match.options)
+    options: Options = _parsed(match, "_parsed_options", match.options, Options.from_json)
+    return options
+
+
+def _parsed(instance: Any, slot: str, source: Any, parse: Callable[[Any], Any]) -> Any:
+    """``parse(source)``, kept on ``instance`` while its field still holds that very object:
+    a write assigns a new JSON value (never edits one in place), which parses anew."""
+    kept = instance.__dict__.get(slot)
+    if kept is not None and kept[0] is source:
+        return kept[1]
+    value = parse(source)
+    instance.__dict__[slot] = (source, value)
+    return value
 
 
 def player_for(user: Any) -> Player | None:
@@ -122,7 +134,14 @@ def current_game(match: Match) -> Game | None:
 
 
 def game_position(game: Game) -> Position:
-    return Position.from_json(game.position)
+    position: Position = _parsed(game, "_parsed_position", game.position, Position.from_json)
+    return position
+
+
+def game_position_put(game: Game, position: Position) -> None:
+    """Store ``position`` on ``game`` (the caller saves), keeping the parsed value at hand."""
+    game.position = position.to_json()
+    game.__dict__["_parsed_position"] = (game.position, position)
 
 
 def player_to_move(game: Game) -> Player | None:
@@ -155,7 +174,7 @@ def legal_plays_for(
     return list(_legal_plays(variant, position, None if dice is None else tuple(dice), options))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=16)  # per process; a few requests' worth: every entry is GC work
 def _legal_plays(
     variant: str, position: Position, dice: tuple[int, ...] | None, options: Options
 ) -> tuple[Outcome, ...]:

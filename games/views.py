@@ -116,7 +116,7 @@ def _game_context(game: Game, you: Any) -> dict[str, Any]:
             {
                 "value": str(o.play),
                 "label": str(o.play) or _("pass"),
-                "ends_game": o.result is not None,
+                "ends_game": o.ends_game,
             }
             for o in plays
         ],

@@ -304,14 +304,13 @@ class GameDetailSerializer(GameSummarySerializer):
 
     @extend_schema_field(LegalPlaySerializer(many=True))
     def get_legal_plays(self, game: Game) -> list[dict[str, Any]]:
-        return [
-            {
-                "moves": outcome.play.to_json(),
-                "notation": str(outcome.play),
-                "ends_game": outcome.result is not None,
-            }
-            for outcome in selectors.game_legal_plays(game)
-        ]
+        listed = []
+        for outcome in selectors.game_legal_plays(game):
+            moves = outcome.move_texts()  # no position is built for a listed play
+            listed.append(
+                {"moves": moves, "notation": " ".join(moves), "ends_game": outcome.ends_game}
+            )
+        return listed
 
     @extend_schema_field(TurnSerializer(many=True))
     def get_turns(self, game: Game) -> list[dict[str, Any]]:

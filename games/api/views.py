@@ -191,7 +191,7 @@ class PlaySubmitView(WriteView):
                 player = selectors.game_player_for(game, request.user)
                 played = services.play_submit(game=game, player=player, locked=True, **data)
         except EngineError as error:  # raised before the service changed ``game``
-            legal = [outcome.play.to_json() for outcome in selectors.game_legal_plays(game)]
+            legal = [outcome.move_texts() for outcome in selectors.game_legal_plays(game)]
             body = {
                 "detail": str(error),
                 "step": getattr(error, "step", None),

@@ -61,6 +61,16 @@ class Outcome:
             self._position, self._result = _after(self._decision, self._node, len(self._path))
         return self._result
 
+    @property
+    def ends_game(self) -> bool:
+        """Whether the play ends the game, known from the search: no position is built, so a
+        caller listing hundreds of plays (a doublet) pays nothing per play for it."""
+        return self._node in self._decision.found.ended
+
+    def move_texts(self) -> list[str]:
+        """The moves in notation, as ``play.to_json()``, from a table of every step's text."""
+        return [_TEXTS[source, target] for source, target, _ in self._path]
+
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {
             "moves": self.play.to_json(),
@@ -382,6 +392,7 @@ def _after(decision: Decision, node: Node, steps: int) -> tuple[Position, GameRe
 
 
 _MOVES = {(s, t): Move(s, t) for s in range(1, 26) for t in range(0, 25) if t < s}
+_TEXTS = {key: str(move) for key, move in _MOVES.items()}
 
 
 def _after_stage(

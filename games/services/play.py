@@ -166,7 +166,7 @@ def _append(game: Game, position: Position, rolled: list[int] | None, outcome: O
     )
     game.new_turns = [*getattr(game, "new_turns", []), turn]
     game.ply += 1
-    game.position = outcome.position.to_json()
+    selectors.game_position_put(game, outcome.position)
     game.dice = None
     if kind == Turn.Kind.ROLL:
         game.idle_rolls = 0 if outcome.play.moves else game.idle_rolls + 1

@@ -17,6 +17,7 @@ from games.engine import (
     answer_query,
     check_play,
     find_variant,
+    legal_plays,
     validate_position,
 )
 from tests.engine.notation import case_position, case_text
@@ -119,6 +120,21 @@ def test_replaying_each_play_with_check_play_reaches_its_position(decision: Deci
             _options(decision),
         )
         assert canonical(outcome.to_json()) == canonical(entry), entry["moves"]
+
+
+@ENGINE_SETTINGS
+@given(decisions())
+def test_listing_shortcuts_agree_with_the_built_plays(decision: Decision) -> None:
+    """ends_game and move_texts (used to list plays without building positions) say what the
+    built play and result say."""
+    position = Position.from_json(decision.position)
+    dice = decision.query.get("dice")
+    options = _options(decision)
+    for outcome in legal_plays(decision.variant, position, dice, options):
+        assert outcome.move_texts() == outcome.play.to_json()
+    for outcome in legal_plays(decision.variant, position, dice, options):  # fresh: nothing built
+        ends = outcome.ends_game
+        assert ends == (outcome.result is not None), outcome.play
 
 
 @ENGINE_SETTINGS

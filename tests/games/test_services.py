@@ -153,3 +153,17 @@ def test_a_tapa_tie_is_replayed_with_a_fresh_opening_roll(online_match, game):
     assert fourth.variant == "tapa" and fourth.opening_rolls
     assert online_match.score_one + online_match.score_two == 2
     assert selectors.match_state(online_match).decided_games == 2
+
+
+def test_parsed_position_and_options_follow_the_stored_json(game):
+    """The parsed values kept on a game or match are dropped once a new JSON value is stored."""
+    first = selectors.game_position(game)
+    assert selectors.game_position(game) is first
+    game.position = {**game.position, "turn": "b" if first.turn == "w" else "w"}
+    assert selectors.game_position(game).turn != first.turn
+    match = game.match
+    assert selectors.match_options(match).match_length == 5
+    match.options = {**match.options, "match_length": 3}
+    assert selectors.match_options(match).match_length == 3
+    game.refresh_from_db()
+    assert selectors.game_position(game) == first
