@@ -129,6 +129,7 @@ class Stats:
     plays: int = 0
     errors: list[str] = field(default_factory=list)
     server_cpu: float = 0.0
+    client_cpu: float = 0.0  # this process: the load generator shares the machine's cores
     games: set[int] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -223,9 +224,10 @@ def run(args: argparse.Namespace, database_url: str) -> Stats:
         for thread in threads:
             thread.start()
         time.sleep(max(0.0, window[0] - time.monotonic()))
-        cpu_start = cpu_seconds(server.pid)
+        cpu_start, client_start = cpu_seconds(server.pid), time.process_time()
         time.sleep(max(0.0, window[1] - time.monotonic()))
         stats.server_cpu = cpu_seconds(server.pid) - cpu_start
+        stats.client_cpu = time.process_time() - client_start
         for thread in threads:
             thread.join(timeout=args.warmup + args.seconds + 60)
     finally:
@@ -268,6 +270,7 @@ def main() -> None:
             f"{stats.server_cpu * 1000 / requests:.1f} ms per request "
             f"(so at most {stats.plays / stats.server_cpu:.0f} plays/s per core)"
         )
+        print(f"client CPU: {stats.client_cpu * 1000 / stats.plays:.1f} ms per play (same machine)")
     for kind in ("plays", "roll", "get", "matches"):
         values = stats.latencies.get(kind, [])
         print(f"  {kind:8} n={len(values):6d}  {percentiles(values)}")

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from django.db import connections
+from django.db import DatabaseError, connections
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
@@ -87,3 +87,83 @@ class PreparedGet(Generic[M]):
             end=end,
             populators=get_related_populators(compiler.klass_info, select, using),
         )
+
+
+class PreparedUpdate(Generic[M]):
+    """``PreparedUpdate(Game, ["ply", "position"])(game)`` does what
+    ``game.save(update_fields=["ply", "position"])`` does to a row that exists: one UPDATE by
+    primary key, its SQL written once per database. Values are prepared by each field's
+    ``get_db_prep_save``, as Django's own UPDATE does. No save signals are sent (nothing listens
+    to the models it is used for); DatabaseError when no row was changed."""
+
+    def __init__(self, model: type[M], field_names: list[str]):
+        self._fields = [model._meta.get_field(name) for name in field_names]
+        for field in self._fields:
+            if not getattr(field, "concrete", False) or hasattr(field, "get_placeholder"):
+                raise ValueError(f"PreparedUpdate takes plain concrete fields, not {field}")
+        self._model = model
+        self._sql: dict[str, str] = {}
+
+    def __call__(self, obj: M, *, using: str = "default") -> None:
+        connection = connections[using]
+        sql = self._sql.get(using)
+        if sql is None:
+            quote = connection.ops.quote_name
+            sets = ", ".join(f"{quote(field.column)} = %s" for field in self._fields)
+            meta = self._model._meta
+            sql = self._sql[using] = (
+                f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s"
+            )
+        params = [
+            field.get_db_prep_save(getattr(obj, field.attname), connection)
+            for field in self._fields
+        ]
+        params.append(obj.pk)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            if cursor.rowcount != 1:
+                raise DatabaseError(
+                    f"{self._model.__name__} {obj.pk}: {cursor.rowcount} rows updated"
+                )
+
+
+class PreparedInsert(Generic[M]):
+    """``PreparedInsert(Turn)(turn)`` does what ``turn.save()`` does for a new object: one
+    INSERT of every concrete field but an auto primary key, RETURNING the key, its SQL written
+    once per database. Values go through each field's ``pre_save`` (auto_now_add) and
+    ``get_db_prep_save``, as Django's own INSERT does. No save signals are sent."""
+
+    def __init__(self, model: type[M]):
+        meta = model._meta
+        self._fields = [f for f in meta.concrete_fields if not f.primary_key]
+        for field in self._fields:
+            if hasattr(field, "get_placeholder"):
+                raise ValueError(f"PreparedInsert takes plain fields, not {field}")
+        self._model = model
+        self._sql: dict[str, tuple[str, Any]] = {}
+
+    def __call__(self, obj: M, *, using: str = "default") -> M:
+        connection = connections[using]
+        if not connection.features.can_return_columns_from_insert:
+            obj.save(force_insert=True, using=using)
+            return obj
+        prepared = self._sql.get(using)
+        if prepared is None:
+            quote = connection.ops.quote_name
+            meta = self._model._meta
+            columns = ", ".join(quote(field.column) for field in self._fields)
+            marks = ", ".join(["%s"] * len(self._fields))
+            returning, returning_params = connection.ops.return_insert_columns([meta.pk])
+            sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks}) {returning}"
+            prepared = self._sql[using] = (sql, returning_params)
+        sql, returning_params = prepared
+        params = [
+            field.get_db_prep_save(field.pre_save(obj, True), connection) for field in self._fields
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            (pk,) = connection.ops.fetch_returned_insert_columns(cursor, returning_params)
+        obj.pk = pk
+        obj._state.adding = False
+        obj._state.db = using
+        return obj

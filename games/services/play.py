@@ -32,6 +32,7 @@ from games.engine import (
 from games.engine.match import is_stuck
 from games.errors import ConflictError, InvalidRequestError, NotAllowedError, StalePlyError
 from games.models import Game, Turn
+from games.prepared import PreparedInsert, PreparedUpdate
 from games.selectors import legal_plays_for as legal_plays  # the engine's, remembered
 from games.services.matches import game_finish
 from tournaments.models import Player
@@ -39,6 +40,9 @@ from tournaments.models import Player
 RESIGNATION_KINDS = ("single", "mars")
 # What a roll or a play may change on the game row, when no game ends (game_finish saves all).
 PLAY_FIELDS = ["ply", "position", "dice", "idle_rolls"]
+# The two writes of every roll and play, with SQL written once (games/prepared.py).
+_insert_turn = PreparedInsert(Turn)
+_update_play = PreparedUpdate(Game, PLAY_FIELDS)
 
 
 def dice_roll(*, game: Game, player: Player | None, locked: bool = False) -> Game:
@@ -61,7 +65,7 @@ def dice_roll(*, game: Game, player: Player | None, locked: bool = False) -> Gam
             raise ConflictError(f"the dice are already rolled ({game.dice}); submit a play")
         dice_put(game=game, dice=dice.roll(game.seed, game.ply))
         roll_if_auto(game, rolled=position.turn)  # after a pass, the opponent's roll
-        game.save(update_fields=PLAY_FIELDS)
+        _update_play(game)
     return game
 
 
@@ -93,7 +97,7 @@ def play_submit(
         outcome = check_play(game.variant, position, rolled, moves, _options(game))
         _append(game, position, rolled, outcome)
         roll_if_auto(game)
-        game.save(update_fields=PLAY_FIELDS)
+        _update_play(game)
     return game
 
 
@@ -154,15 +158,17 @@ def _append(game: Game, position: Position, rolled: list[int] | None, outcome: O
         kind, shown = Turn.Kind.PENDING, list(stage.dice)
     else:
         kind, shown = Turn.Kind.ROLL, list(rolled)
-    turn = Turn.objects.create(
-        game=game,
-        ply=game.ply,
-        side=position.turn,
-        kind=kind,
-        dice=shown,
-        moves=outcome.play.to_json(),
-        position_after=outcome.position.to_json(),
-        result=outcome.result.to_json() if outcome.result else None,
+    turn = _insert_turn(
+        Turn(
+            game=game,
+            ply=game.ply,
+            side=position.turn,
+            kind=kind,
+            dice=shown,
+            moves=outcome.play.to_json(),
+            position_after=outcome.position.to_json(),
+            result=outcome.result.to_json() if outcome.result else None,
+        )
     )
     game.new_turns = [*getattr(game, "new_turns", []), turn]
     game.ply += 1

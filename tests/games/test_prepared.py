@@ -1,17 +1,18 @@
 """The play path's shortcuts give what the general code gives: PreparedGet (games/prepared.py)
-the plain queryset's objects, datetime_to_json DRF's date-times."""
+the plain queryset's objects, PreparedInsert and PreparedUpdate the rows Django's save writes,
+datetime_to_json DRF's date-times."""
 
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.transaction import TransactionManagementError
 from rest_framework import serializers
 
 from games import selectors
 from games.api.serializers import datetime_to_json
-from games.models import Game
-from games.prepared import PreparedGet
+from games.models import Game, Turn
+from games.prepared import PreparedGet, PreparedInsert, PreparedUpdate
 
 pytestmark = pytest.mark.django_db
 
@@ -43,6 +44,46 @@ def test_an_unknown_pk_is_none_and_a_lock_needs_a_transaction(game):
     assert lookup(game.pk + 1000) is None
     with pytest.raises(TransactionManagementError):
         lookup(game.pk, for_update=True)
+
+
+def _turn(game, ply, **values):
+    fields = {"side": "w", "kind": "roll", "dice": [3, 1], "moves": ["8/5", "6/5"]}
+    return Turn(game=game, ply=ply, position_after=game.position, **{**fields, **values})
+
+
+def test_a_prepared_insert_stores_the_row_django_would(game):
+    plain = _turn(game, 50, result={"winner": "w", "kind": "single", "points": 1})
+    plain.save()
+    prepared = PreparedInsert(Turn)(
+        _turn(game, 51, result={"winner": "w", "kind": "single", "points": 1})
+    )
+    assert prepared.pk and prepared.pk != plain.pk and not prepared._state.adding
+    assert prepared.created_at is not None  # auto_now_add, as save() sets it
+    stored = Turn.objects.get(pk=prepared.pk)
+    expected = {**as_dict(Turn.objects.get(pk=plain.pk)), "id": prepared.pk, "ply": 51}
+    assert {**as_dict(stored), "created_at": None} == {**expected, "created_at": None}
+    empty = PreparedInsert(Turn)(_turn(game, 52, moves=[], result=None))
+    assert Turn.objects.filter(pk=empty.pk, result__isnull=True, moves=[]).exists()  # SQL NULL
+
+
+def test_a_prepared_update_writes_only_its_fields(game):
+    update = PreparedUpdate(Game, ["ply", "position", "dice"])
+    game.ply, game.dice, game.idle_rolls = 7, None, 3
+    game.position = {**game.position, "turn": "b"}
+    update(game)
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.ply, stored.position["turn"], stored.dice) == (7, "b", None)
+    assert Game.objects.filter(pk=game.pk, dice__isnull=True).exists()  # SQL NULL, not JSON null
+    assert stored.idle_rolls == 0  # not a field of this update
+    game.dice = [6, 6]
+    update(game)
+    assert Game.objects.get(pk=game.pk).dice == [6, 6]
+
+
+def test_a_prepared_update_of_a_missing_row_fails_loudly(game):
+    game.pk += 1000
+    with pytest.raises(DatabaseError, match="0 rows updated"):
+        PreparedUpdate(Game, ["ply"])(game)
 
 
 @pytest.mark.parametrize(
