@@ -10,7 +10,7 @@ After a warm-up it counts accepted plays for a fixed time, stops the server, rep
 game played through `manage.py verify_games`, and prints plays per second and the p50/p95/p99
 latency of the play and roll endpoints.
 
-    .venv/bin/python bench/api_plays.py [--clients 8] [--seconds 20] [--workers 2] [--threads 4]
+    .venv/bin/python bench/api_plays.py [--clients 8] [--seconds 20] [--workers 2] [--threads 1]
                                         [--manual-roll]
 """
 
@@ -244,7 +244,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20, help="counted time")
     parser.add_argument("--warmup", type=float, default=3, help="uncounted time first")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
-    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
+    parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
     parser.add_argument(
         "--manual-roll", action="store_true", help="roll by request instead of auto_roll"
     )
