@@ -55,7 +55,7 @@ class Match(models.Model):
     auto_roll = models.BooleanField(
         default=False,
         help_text="online: the server rolls for the player to move as soon as a roll is due "
-        "(with no cube there is nothing to decide before a roll)",
+        "and that player may not double (cube off, or not theirs to turn)",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -90,6 +90,7 @@ class Game(models.Model):
         STUCK = "stuck"
         REPORT = "report"
         IMPORT = "import"
+        DROP = "drop"  # a double was declined
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField()
@@ -115,6 +116,17 @@ class Game(models.Model):
     resigned_by = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # The doubling cube (RULES.md §6.6, option ``cube``): its value, its owner's colour ("" in
+    # the middle), the colour of a player whose double awaits an answer, and whether this is the
+    # Crawford game (no doubling). result_points already counts the cube.
+    cube_value = models.PositiveIntegerField(default=1)
+    cube_owner = models.CharField(
+        max_length=1, blank=True, choices=[("w", "white"), ("b", "black")]
+    )
+    cube_offered_by = models.CharField(
+        max_length=1, blank=True, choices=[("w", "white"), ("b", "black")]
+    )
+    crawford = models.BooleanField(default=False)
     # Dice commitment: seed_commitment = SHA-256(seed) is public from the start; the seed is
     # revealed once the game is over (games/dice.py). Empty for reported or imported games.
     seed = models.CharField(max_length=64, blank=True)
@@ -140,6 +152,10 @@ class Game(models.Model):
         return self.status != self.Status.IN_PROGRESS
 
     @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
     def seed_revealed(self) -> bool:
         return self.is_over and bool(self.seed)
 
@@ -161,6 +177,11 @@ class Turn(models.Model):
     class Kind(models.TextChoices):
         ROLL = "roll"
         PENDING = "pending"
+        DOUBLE = "double"  # cube actions: no dice, no moves, the position unchanged
+        TAKE = "take"
+        DROP = "drop"
+
+    CUBE_KINDS = (Kind.DOUBLE, Kind.TAKE, Kind.DROP)
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
     ply = models.PositiveIntegerField()

@@ -23,6 +23,7 @@ from django.db.transaction import TransactionManagementError
 
 M = TypeVar("M", bound=Model)
 _PLACEHOLDER = 987_654_321  # the pk compiled into the query, replaced by each lookup's
+_MIN_KEY, _MAX_KEY = -(2**63), 2**63 - 1  # a 64-bit key column: SQLite and PostgreSQL
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,8 @@ class PreparedGet(Generic[M]):
         connection = connections[using]
         if for_update and connection.get_autocommit():
             raise TransactionManagementError("select_for_update needs a transaction")
+        if not _MIN_KEY <= pk <= _MAX_KEY:  # as Django's lookups: no row, not a database error
+            return None
         cache = self._local.__dict__.setdefault("compiled", {})
         compiled = cache.get((using, for_update))
         if compiled is None:

@@ -1,4 +1,5 @@
-"""Replaying a move record (dice and moves per turn) through the engine. No database.
+"""Replaying a move record (dice and moves per turn, and cube actions) through the engine.
+No database.
 
 Used for over-the-board reports with a full record and for importing an exported match.
 """
@@ -10,21 +11,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine import (
+    Cube,
     GameResult,
     Options,
     Position,
     check_play,
     find_variant,
+    opponent,
     stage_for,
     start_position,
 )
+from games.engine.match import declined_double_result
 from games.errors import InvalidRequestError
 
 
 @dataclass(frozen=True, slots=True)
 class ReplayedTurn:
     side: str
-    kind: str  # "roll" or "pending"
+    kind: str  # "roll", "pending", or a cube action: "double", "take", "drop"
     dice: list[int]
     moves: list[str]
     position_after: Position
@@ -35,20 +39,40 @@ class ReplayedTurn:
 class Replay:
     turns: list[ReplayedTurn]
     position: Position
-    result: GameResult | None
+    result: GameResult | None  # before the cube
+    cube_value: int = 1
+    cube_owner: str = ""  # the owner's colour, "" in the middle
 
 
-def record_replay(variant: str, options: Options, record: Sequence[Any]) -> Replay:
+CUBE_ACTIONS = ("double", "take", "drop")
+
+
+def record_replay(
+    variant: str, options: Options, record: Sequence[Any], *, crawford: bool = False
+) -> Replay:
     """Replay ``record`` (``[{"dice": [6, 5] or null, "moves": "24/18 18/13"}, ...]``) from the
-    start, white to move. Any malformed or illegal turn raises InvalidRequestError naming it."""
+    start, white to move. A cube action is ``{"kind": "double"|"take"|"drop"}``, allowed only
+    where the match's ``cube`` option applies and not in the Crawford game (``crawford``); a
+    drop ends the game. Any malformed or illegal turn raises InvalidRequestError naming it."""
     if isinstance(record, str | bytes) or not isinstance(record, Sequence):
         raise InvalidRequestError("record must be a list of turns")
     position = start_position(variant, "w")
     turns: list[ReplayedTurn] = []
     result: GameResult | None = None
+    cube, offered = Cube(), ""
     for index, entry in enumerate(record, start=1):
         if result is not None:
             raise InvalidRequestError(f"turn {index}: the game was already over")
+        if isinstance(entry, dict) and entry.get("kind") in CUBE_ACTIONS:
+            if not options.cube_applies_to(variant) or crawford:
+                raise InvalidRequestError(f"turn {index}: no doubling in this game")
+            side, cube, offered, result = _cube_action(
+                index, entry["kind"], position, cube, offered
+            )
+            turns.append(ReplayedTurn(side, entry["kind"], [], [], position, None))
+            continue
+        if offered:
+            raise InvalidRequestError(f"turn {index}: a double awaits a take or a drop")
         if not isinstance(entry, dict) or "moves" not in entry:
             raise InvalidRequestError(f'turn {index}: expected {{"dice": [d1, d2], "moves": ...}}')
         dice = entry.get("dice")
@@ -66,4 +90,22 @@ def record_replay(variant: str, options: Options, record: Sequence[Any]) -> Repl
         turns.append(
             ReplayedTurn(side, kind, list(shown), outcome.play.to_json(), position, result)
         )
-    return Replay(turns, position, result)
+    owner = "" if cube.owner is None else "wb"[cube.owner]
+    return Replay(turns, position, result, cube.value, owner)
+
+
+def _cube_action(
+    index: int, action: str, position: Position, cube: Cube, offered: str
+) -> tuple[str, Cube, str, GameResult | None]:
+    """Who acted, the cube, the colour of a pending double and the result after one action."""
+    if action == "double":
+        side = position.turn
+        if offered or position.pending or cube.owner not in (None, "wb".index(side)):
+            raise InvalidRequestError(f"turn {index}: {side} may not double here")
+        return side, cube, side, None
+    if not offered:
+        raise InvalidRequestError(f"turn {index}: a {action} with no double to answer")
+    side = opponent(offered)
+    if action == "take":
+        return side, Cube(cube.value * 2, "wb".index(side)), "", None
+    return side, cube, "", declined_double_result(cube, offered)

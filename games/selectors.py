@@ -11,6 +11,7 @@ from django.db.models import Q, QuerySet
 
 from games import dice
 from games.engine import (
+    Cube,
     GameResult,
     MatchState,
     Options,
@@ -18,9 +19,11 @@ from games.engine import (
     Position,
     check_play,
     legal_plays,
+    opponent,
     record_game,
     start_position,
 )
+from games.engine.match import may_double as engine_may_double
 from games.exports.jellyfish import GameRecord, MatchRecord, TurnRecord, to_mat
 from games.models import Game, Match, Turn
 from games.prepared import PreparedGet
@@ -68,11 +71,16 @@ def match_state(match: Match) -> MatchState:
     return state
 
 
-def game_result(game: Game) -> GameResult:
+def game_result(game: Game, *, cube: bool = True) -> GameResult:
+    """The stored result; its points are those scored (the cube counted), or with
+    ``cube=False`` the game's own value, as the engine gives it."""
     winner = None
+    points = game.result_points or 0
     if game.result_winner_id is not None:
         winner = "w" if game.result_winner_id == game.white_id else "b"
-    return GameResult(winner, game.result_kind, game.result_points or 0)
+        if not cube:
+            points //= game.cube_value
+    return GameResult(winner, game.result_kind, points)
 
 
 def game_winner_index(game: Game) -> int | None:
@@ -145,13 +153,37 @@ def game_position_put(game: Game, position: Position) -> None:
 
 
 def player_to_move(game: Game) -> Player | None:
+    """Who acts next: the player whose turn it is, or the one who must answer a double."""
     if game.is_over:
         return None
+    if game.cube_offered_by:
+        return game.player_of(opponent(game.cube_offered_by))
     return game.player_of(game.position["turn"])
 
 
 def is_roll_due(game: Game) -> bool:
-    return not game.is_over and game.dice is None and not game.position.get("pending")
+    return (
+        not game.is_over
+        and game.dice is None
+        and not game.position.get("pending")
+        and not game.cube_offered_by
+    )
+
+
+def may_double(game: Game) -> bool:
+    """May the player to move offer a double now (RULES.md §6.6): the cube applies to this game's
+    variant, it is not the Crawford game, a roll is due (doubling comes before rolling), and the
+    cube is in the middle or theirs."""
+    if not is_roll_due(game):
+        return False
+    turn = game.position["turn"]
+    cube = Cube(game.cube_value, _COLOUR_INDEX.get(game.cube_owner))
+    return engine_may_double(
+        cube, _COLOUR_INDEX[turn], game.variant, match_options(game.match), crawford=game.crawford
+    )
+
+
+_COLOUR_INDEX = {"w": 0, "b": 1}  # the cube's owner by colour: it does not change in a game
 
 
 def game_legal_plays(game: Game) -> list[Outcome]:
@@ -193,10 +225,14 @@ def game_replay_problems(game: Game) -> list[str]:
     position = start_position(game.variant, "w")
     problems: list[str] = []
     expected_ply = 1
+    cube = _CubeReplay()
     for turn in game_turns(game):
         if turn.ply != expected_ply:
             problems.append(f"ply {turn.ply}: expected ply {expected_ply}")
         expected_ply = turn.ply + 1
+        if turn.kind in Turn.CUBE_KINDS or cube.offered:
+            problems.extend(cube.replay(turn, position))
+            continue
         try:
             dice_now = None if position.pending else turn.dice
             outcome = check_play(game.variant, position, dice_now, turn.moves, options)
@@ -208,9 +244,41 @@ def game_replay_problems(game: Game) -> list[str]:
             problems.append(f"ply {turn.ply}: stored position_after differs from the replay")
     if position.to_json() != game.position:
         problems.append("the game's current position differs from the replay of its turns")
+    if (cube.value, cube.owner, cube.offered) != (
+        game.cube_value,
+        game.cube_owner,
+        "" if game.is_over else game.cube_offered_by,
+    ):
+        problems.append("the game's cube differs from the replay of its cube actions")
     if expected_ply != game.ply:
         problems.append(f"the game is at ply {game.ply} but its log ends at ply {expected_ply - 1}")
     return problems
+
+
+class _CubeReplay:
+    """The cube through a game's turn log: every action checked against the one before."""
+
+    def __init__(self) -> None:
+        self.value, self.owner, self.offered = 1, "", ""
+
+    def replay(self, turn: Turn, position: Position) -> list[str]:
+        where = f"ply {turn.ply}"
+        problems = []
+        if turn.moves or turn.dice or turn.position_after != position.to_json():
+            problems.append(f"{where}: a cube action moves no checker")
+        if turn.kind == Turn.Kind.DOUBLE:
+            if self.offered or turn.side != position.turn or self.owner not in ("", turn.side):
+                problems.append(f"{where}: a double by {turn.side} is out of turn")
+            self.offered = turn.side
+        elif turn.kind in (Turn.Kind.TAKE, Turn.Kind.DROP):
+            if not self.offered or turn.side == self.offered:
+                problems.append(f"{where}: a {turn.kind} with no double of the opponent's")
+            if turn.kind == Turn.Kind.TAKE:
+                self.value, self.owner = self.value * 2, turn.side
+            self.offered = ""
+        else:
+            problems.append(f"{where}: a {turn.kind} while a double awaits an answer")
+        return problems
 
 
 def game_dice_proof(game: Game) -> dict[str, Any]:
@@ -273,6 +341,7 @@ def match_export(match: Match) -> list[dict[str, Any]]:
                     "game": game.number,
                     "ply": turn.ply,
                     "side": turn.side,
+                    "kind": turn.kind,
                     "dice": turn.dice,
                     "moves": turn.moves,
                     "position": turn.position_after,
@@ -306,7 +375,8 @@ def _game_end(game: Game) -> dict[str, Any]:
         "status": game.status,
         "ended_by": game.ended_by,
         "resigned": resigned,
-        "result": game_result(game).to_json() if game.status == Game.Status.FINISHED else None,
+        "result": game_result(game, cube=False).to_json() if game.is_finished else None,
+        "cube": game.cube_value,
     }
 
 
@@ -340,6 +410,7 @@ def match_record(match: Match) -> MatchRecord:
         date=match.created_at.date(),
         ratings=(one.rating, two.rating),
         match_id=str(match.pk),
+        cube=options.cube_applies_to("tabla"),
     )
 
 
@@ -349,6 +420,7 @@ def _game_record(match: Match, game: Game, scores: tuple[int, int]) -> GameRecor
             colour=turn.side,
             dice=tuple(turn.dice) if turn.kind == Turn.Kind.ROLL else None,
             moves=tuple(turn.moves),
+            cube=str(turn.kind) if turn.kind in Turn.CUBE_KINDS else "",
         )
         for turn in game.turns.all()  # prefetched, in ply order (Turn.Meta.ordering)
     )

@@ -132,6 +132,15 @@ class PlaySubmitSerializer(StrictSerializer):
     moves = MovesField()
 
 
+class CubeActionSerializer(StrictSerializer):
+    ply = serializers.IntegerField(
+        min_value=1,
+        max_value=1_000_000,
+        required=False,
+        help_text="the game's next ply, as for a play: a stale one is refused with 409",
+    )
+
+
 class ResignSerializer(StrictSerializer):
     kind = serializers.ChoiceField(choices=["single", "mars"], default="single")
 
@@ -140,7 +149,17 @@ class RecordTurnSerializer(StrictSerializer):
     dice = serializers.ListField(
         child=serializers.IntegerField(), allow_null=True, required=False, default=None
     )
-    moves = MovesField()
+    moves = MovesField(required=False)
+    kind = serializers.ChoiceField(
+        choices=["double", "take", "drop"],
+        required=False,
+        help_text="a cube action instead of a roll (matches with the cube option)",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "kind" not in attrs and "moves" not in attrs:
+            raise serializers.ValidationError("a turn has moves (a roll) or a cube action kind")
+        return attrs
 
 
 class ResultInputSerializer(StrictSerializer):
@@ -153,7 +172,10 @@ class ResultInputSerializer(StrictSerializer):
         queryset=Player.objects.all(), allow_null=True, required=False, default=None
     )
     points = serializers.IntegerField(
-        min_value=0, max_value=3, required=False, help_text="scope game: required"
+        min_value=0,
+        max_value=3 * 1024,
+        required=False,
+        help_text="scope game: required; with the cube, the game's value times the cube",
     )
     score_one = serializers.IntegerField(
         min_value=0, max_value=999, required=False, help_text="scope match: player one's score"
@@ -201,9 +223,20 @@ class TurnSerializer(serializers.ModelSerializer):
 class GameResultSerializer(serializers.Serializer):
     winner = serializers.IntegerField(allow_null=True, help_text="player id; null for a tie")
     kind = serializers.CharField()
-    points = serializers.IntegerField()
+    points = serializers.IntegerField(help_text="points scored, the cube counted")
     ended_by = serializers.CharField()
     resigned_by = serializers.IntegerField(allow_null=True)
+
+
+class CubeStateSerializer(serializers.Serializer):
+    enabled = serializers.BooleanField(help_text="the match's cube option applies to this game")
+    value = serializers.IntegerField(help_text="the stake: a win scores its points times this")
+    owner = serializers.IntegerField(allow_null=True, help_text="player id; null: in the middle")
+    offered_by = serializers.IntegerField(
+        allow_null=True, help_text="player id of a double awaiting take or drop"
+    )
+    crawford = serializers.BooleanField(help_text="the Crawford game: no doubling")
+    may_double = serializers.BooleanField(help_text="the player to move may double now")
 
 
 class LegalPlaySerializer(serializers.Serializer):
@@ -240,6 +273,7 @@ class GameDetailSerializer(GameSummarySerializer):
     player_to_move = serializers.SerializerMethodField()
     roll_due = serializers.SerializerMethodField()
     legal_plays = serializers.SerializerMethodField()
+    cube = serializers.SerializerMethodField()
     turns = serializers.SerializerMethodField()
     seed = serializers.SerializerMethodField(help_text="revealed when the game is over")
     next_game = serializers.SerializerMethodField()
@@ -257,6 +291,7 @@ class GameDetailSerializer(GameSummarySerializer):
             "dice",
             "roll_due",
             "legal_plays",
+            "cube",
             "seed_commitment",
             "seed",
             "started_at",
@@ -283,6 +318,7 @@ class GameDetailSerializer(GameSummarySerializer):
             "dice": game.dice,
             "roll_due": self.get_roll_due(game),
             "legal_plays": self.get_legal_plays(game),
+            "cube": self.get_cube(game),
             "seed_commitment": game.seed_commitment,
             "seed": self.get_seed(game),
             "started_at": datetime_to_json(game.started_at),
@@ -311,6 +347,19 @@ class GameDetailSerializer(GameSummarySerializer):
                 {"moves": moves, "notation": " ".join(moves), "ends_game": outcome.ends_game}
             )
         return listed
+
+    @extend_schema_field(CubeStateSerializer)
+    def get_cube(self, game: Game) -> dict[str, Any]:
+        return {
+            "enabled": selectors.match_options(game.match).cube_applies_to(game.variant),
+            "value": game.cube_value,
+            "owner": game.player_of(game.cube_owner).pk if game.cube_owner else None,
+            "offered_by": (
+                game.player_of(game.cube_offered_by).pk if game.cube_offered_by else None
+            ),
+            "crawford": game.crawford,
+            "may_double": selectors.may_double(game),
+        }
 
     @extend_schema_field(TurnSerializer(many=True))
     def get_turns(self, game: Game) -> list[dict[str, Any]]:

@@ -33,5 +33,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:pk>/roll/", views.DiceRollView.as_view(), name="dice-roll"),
     path("games/<int:pk>/plays/", views.PlaySubmitView.as_view(), name="play-submit"),
     path("games/<int:pk>/resign/", views.GameResignView.as_view(), name="game-resign"),
+    path("games/<int:pk>/double/", views.CubeDoubleView.as_view(), name="cube-double"),
+    path("games/<int:pk>/take/", views.CubeTakeView.as_view(), name="cube-take"),
+    path("games/<int:pk>/drop/", views.CubeDropView.as_view(), name="cube-drop"),
     path("games/<int:pk>/dice-proof/", views.DiceProofView.as_view(), name="dice-proof"),
 ]

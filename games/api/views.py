@@ -214,6 +214,41 @@ class GameResignView(WriteView):
         return game_change_response(resigned)
 
 
+class CubeActionView(WriteView):
+    """Double, take or drop (RULES.md §6.6, match option ``cube``)."""
+
+    service: Any = None  # set per route
+
+    @extend_schema(
+        request=s.CubeActionSerializer,
+        responses={200: s.GameChangeSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = visible_game(request, pk)
+        data = validated(s.CubeActionSerializer, request)
+        player = selectors.game_player_for(game, request.user)
+        changed = type(self).service(game=game, player=player, ply=data.get("ply"))
+        return game_change_response(changed)
+
+
+class CubeDoubleView(CubeActionView):
+    """The player to move offers a double before rolling."""
+
+    service = staticmethod(services.cube_double)
+
+
+class CubeTakeView(CubeActionView):
+    """The player offered a double accepts it: the stake doubles, the cube is theirs."""
+
+    service = staticmethod(services.cube_take)
+
+
+class CubeDropView(CubeActionView):
+    """The player offered a double declines it and loses the game at the current stake."""
+
+    service = staticmethod(services.cube_drop)
+
+
 class DiceProofView(APIView):
     @extend_schema(responses={200: s.DiceProofSerializer, **errors(404)})
     def get(self, request: Request, pk: int) -> Response:

@@ -1,8 +1,9 @@
 """Export the Tabla games of a match as a Jellyfish ``.mat`` file (GNU Backgammon, XG, BGBlitz).
 
-Tabla is backgammon without the cube, so its games export as a cubeless backgammon match; the
-Gjul Bara and Tapa games have no backgammon equivalent and are left out, while every exported
-game header keeps the real running match score. Pure Python: plain records in, text out.
+Tabla is backgammon, without the cube unless a club turns it on, so its games export as a
+backgammon match (cubeless, ``CubeLimit`` 1, when the cube is off); the Gjul Bara and Tapa games
+have no backgammon equivalent and are left out, while every exported game header keeps the real
+running match score. Pure Python: plain records in, text out.
 
 The layout is the one GNU Backgammon writes (``ExportGameJF``), which it and XG read back::
 
@@ -10,6 +11,10 @@ The layout is the one GNU Backgammon writes (``ExportGameJF``), which it and XG 
      Ana : 0                        Boris : 0
       1)                             64: 24/18 13/9
       2) 52: 13/8 13/11              31: 25/22* 24/23
+
+A cube action takes a column entry of its own, as gnubg writes it: ``Doubles => 2`` in the
+doubler's column, then `` Takes`` or `` Drops`` in the other; after a drop the doubler's
+"Wins N points" goes where gnubg puts it.
 
 The left column is always player 1 (gnubg's X), whatever colour that player had in the game.
 Exported games are numbered 1, 2, ... in order, so "Game 2" is the match's second Tabla game.
@@ -50,11 +55,13 @@ class MatExportError(ValueError):
 @dataclass(frozen=True, slots=True)
 class TurnRecord:
     """One decision: ``colour`` "w" or "b", the dice (None for a Gjul Bara pending stage) and
-    the moves in the mover's own numbering, e.g. ``("bar/20", "13/8")``; empty for a pass."""
+    the moves in the mover's own numbering, e.g. ``("bar/20", "13/8")``; empty for a pass.
+    ``cube``: "double", "take" or "drop" for a cube action of ``colour`` (no dice, no moves)."""
 
     colour: str
     dice: tuple[int, int] | None
     moves: tuple[str, ...] = ()
+    cube: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +96,7 @@ class MatchRecord:
     place: str = ""
     ratings: tuple[float, float] | None = None  # (player 1, player 2)
     match_id: str = ""
+    cube: bool = False  # the cube is in play in Tabla games
 
 
 def to_mat(match: MatchRecord, options: Options = DEFAULT_OPTIONS) -> str:
@@ -132,7 +140,7 @@ def _header_lines(match: MatchRecord) -> Iterator[str]:
     yield _tag("Unrated", "Off")
     yield _tag("Jacoby", "Off")
     yield _tag("Beaver", "Off")
-    yield _tag("CubeLimit", "1")
+    yield _tag("CubeLimit", "1024" if match.cube else "1")
 
 
 def _tag(name: str, value: str) -> str:
@@ -160,11 +168,19 @@ def _game_lines(match: MatchRecord, game: GameRecord, options: Options) -> list[
             rows[-1][1] = text
         else:
             rows.append(["", text])  # player 2 opens the game
-    for number, (left_text, right_text) in enumerate(rows, start=1):
-        lines.append(f"{number:3d}) {left_text:<{LEFT_WIDTH}} {right_text}".rstrip())
+    wins = ""
     if game.winner is not None:
         column = white_column if game.winner == WHITE else 1 - white_column
-        lines.append(" " * WINS_INDENT[column] + _wins_text(match, game, column))
+        wins = _wins_text(match, game, column)
+        dropped = bool(game.turns) and game.turns[-1].cube == "drop"
+        if dropped and column == 1 and rows and not rows[-1][1]:
+            rows[-1][1], wins = wins, ""  # gnubg: "Drops" then the doubler's win on that row
+        else:
+            wins = " " * WINS_INDENT[column] + wins
+    for number, (left_text, right_text) in enumerate(rows, start=1):
+        lines.append(f"{number:3d}) {left_text:<{LEFT_WIDTH}} {right_text}".rstrip())
+    if wins:
+        lines.append(wins)
     return lines
 
 
@@ -181,10 +197,16 @@ def _turn_texts(game: GameRecord, options: Options) -> Iterator[tuple[str, str]]
         return
     position = start_position(TABLA, game.turns[0].colour)
     ended = False
+    cube = 1
     for index, turn in enumerate(game.turns, start=1):
         where = f"game {game.number}, turn {index}"
         if ended:
             raise MatExportError(f"{where}: the game was already over")
+        if turn.cube:
+            cube, text = _cube_text(turn, cube, where)
+            ended = turn.cube == "drop"
+            yield turn.colour, text
+            continue
         if turn.colour != position.turn or turn.dice is None:
             raise MatExportError(
                 f"{where}: expected a roll of {position.turn!r}, got {turn.colour!r} "
@@ -201,6 +223,17 @@ def _turn_texts(game: GameRecord, options: Options) -> Iterator[tuple[str, str]]
             ended = True
             if game.winner not in (None, outcome.result.winner):
                 raise MatExportError(f"{where}: the game was won by {outcome.result.winner!r}")
+
+
+def _cube_text(turn: TurnRecord, cube: int, where: str) -> tuple[int, str]:
+    """The cube's value after a cube action, and the action as gnubg writes it."""
+    if turn.cube == "double":
+        return cube, f" Doubles => {cube * 2}"
+    if turn.cube == "take":
+        return cube * 2, " Takes"
+    if turn.cube == "drop":
+        return cube, " Drops"
+    raise MatExportError(f"{where}: unknown cube action {turn.cube!r}")
 
 
 def _moves_text(position: Position, moves: tuple[Move, ...]) -> str:

@@ -8,7 +8,14 @@ from games.services.matches import (
     match_forfeit,
     match_start,
 )
-from games.services.play import dice_roll, game_resign, play_submit
+from games.services.play import (
+    cube_double,
+    cube_drop,
+    cube_take,
+    dice_roll,
+    game_resign,
+    play_submit,
+)
 from games.services.results import (
     result_confirm,
     result_dispute,
@@ -17,6 +24,9 @@ from games.services.results import (
 )
 
 __all__ = [
+    "cube_double",
+    "cube_drop",
+    "cube_take",
     "dice_roll",
     "game_resign",
     "game_start",

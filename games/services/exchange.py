@@ -91,7 +91,8 @@ def _game_import(match: Match, options: Options, lines: list[tuple[int, dict[str
     ends = [(n, d) for n, d in lines[1:] if d.get("type") == "end"]
     if len(ends) != 1:
         raise InvalidRequestError(f"line {number}: a game needs exactly one end line")
-    replay = record_replay(upcoming.variant, options, [d for _n, d in turns])
+    record = [d for _n, d in turns]
+    replay = record_replay(upcoming.variant, options, record, crawford=upcoming.crawford)
     for (line, data), replayed in zip(turns, replay.turns, strict=True):
         if data.get("position") != replayed.position_after.to_json():
             raise InvalidRequestError(f"line {line}: position differs from the engine's replay")
@@ -104,6 +105,9 @@ def _game_import(match: Match, options: Options, lines: list[tuple[int, dict[str
         black=match.player_two if white.pk == match.player_one_id else match.player_one,
         position=replay.position.to_json(),
         ply=len(replay.turns) + 1,
+        cube_value=replay.cube_value,
+        cube_owner=replay.cube_owner,
+        crawford=upcoming.crawford,
     )
     turns_create(game, replay)
     _game_end(game, ends[0], replay.result)
@@ -124,6 +128,10 @@ def _game_end(game: Game, end: tuple[int, dict[str, Any]], replayed: GameResult 
         raise InvalidRequestError(f"line {line}: unknown ended_by {ended_by!r}")
     if replayed is not None and replayed != result:
         raise InvalidRequestError(f"line {line}: the result differs from the engine's replay")
+    if data.get("cube", 1) != game.cube_value:
+        raise InvalidRequestError(
+            f"line {line}: cube {data.get('cube', 1)!r} differs from the replay's {game.cube_value}"
+        )
     if replayed is None and ended_by == Game.EndedBy.PLAY:
         raise InvalidRequestError(f"line {line}: the moves do not finish the game")
     resigned = data.get("resigned")

@@ -40,8 +40,6 @@ def match_create(
     rules = Options.from_json(options or {})
     if target_score is not None:
         rules = Options.from_json({**rules.to_json(), "match_length": target_score})
-    if rules.cube != "off":
-        raise InvalidRequestError("the doubling cube is not supported by the service yet")
     is_player = creator.pk in (player_one.user_id, player_two.user_id)
     with transaction.atomic():
         match = Match.objects.create(
@@ -99,6 +97,7 @@ def game_start(*, match: Match) -> Game:
         black=players[1 - starter],
         opening_rolls=rounds,
         position=start_position(upcoming.variant, "w").to_json(),
+        crawford=upcoming.crawford,
         seed=seed,
         seed_commitment=dice.commitment(seed),
     )
@@ -121,7 +120,9 @@ def game_finish(*, game: Game, result: GameResult, ended_by: str, start_next: bo
     game.ended_by = ended_by
     game.result_winner = game.player_of(result.winner) if result.winner else None
     game.result_kind = result.kind
-    game.result_points = result.points
+    # The points scored: the cube multiplies a win (RULES.md §6.4), not a tie's points.
+    game.result_points = result.points if result.is_tie else result.points * game.cube_value
+    game.cube_offered_by = ""
     game.dice = None
     game.finished_at = timezone.now()
     game.save()

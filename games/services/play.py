@@ -20,16 +20,18 @@ from django.db import transaction
 
 from games import dice, selectors
 from games.engine import (
+    Cube,
     GameResult,
     Options,
     Outcome,
     Position,
     check_play,
     find_variant,
+    opponent,
     resignation_result,
     stage_for,
 )
-from games.engine.match import is_stuck
+from games.engine.match import declined_double_result, is_stuck
 from games.errors import ConflictError, InvalidRequestError, NotAllowedError, StalePlyError
 from games.models import Game, Turn
 from games.prepared import PreparedInsert, PreparedUpdate
@@ -39,7 +41,15 @@ from tournaments.models import Player
 
 RESIGNATION_KINDS = ("single", "mars")
 # What a roll or a play may change on the game row, when no game ends (game_finish saves all).
-PLAY_FIELDS = ["ply", "position", "dice", "idle_rolls"]
+PLAY_FIELDS = [
+    "ply",
+    "position",
+    "dice",
+    "idle_rolls",
+    "cube_value",
+    "cube_owner",
+    "cube_offered_by",
+]
 # The two writes of every roll and play, with SQL written once (games/prepared.py).
 _insert_turn = PreparedInsert(Turn)
 _update_play = PreparedUpdate(Game, PLAY_FIELDS)
@@ -54,6 +64,7 @@ def dice_roll(*, game: Game, player: Player | None, locked: bool = False) -> Gam
     transaction (no savepoint: on an error the caller's whole transaction rolls back)."""
     with _transaction(locked):
         game = _locked(game, reload=not locked)
+        _check_no_offer(game)
         _check_to_move(game, player)
         position = selectors.game_position(game)
         if position.pending:
@@ -89,6 +100,7 @@ def play_submit(
         # the first one passed the turn, is stale (409), not someone else's turn.
         if player is not None and game.colour_of(player) and ply != game.ply:
             raise StalePlyError(f"ply {ply} is stale: the game is at ply {game.ply}")
+        _check_no_offer(game)
         _check_to_move(game, player)
         position = selectors.game_position(game)
         if not position.pending and game.dice is None:
@@ -121,6 +133,103 @@ def game_resign(*, game: Game, player: Player | None, kind: str) -> Game:
     return game
 
 
+def cube_double(*, game: Game, player: Player | None, ply: int | None = None) -> Game:
+    """The player to move offers a double before rolling (RULES.md §6.6, option ``cube``); the
+    opponent must then take or drop. Recorded as a turn of kind ``double`` (a ply without dice).
+    ``ply``, when given, must be the game's next ply (409 otherwise, as for a play)."""
+    with transaction.atomic():
+        game = _locked(game)
+        _check_ply(game, player, ply)
+        _check_no_offer(game)
+        _check_to_move(game, player)
+        if not selectors.may_double(game):
+            raise ConflictError(_why_no_double(game))
+        colour = game.position["turn"]
+        _append_cube_turn(game, Turn.Kind.DOUBLE, colour)
+        game.cube_offered_by = colour
+        _update_play(game)
+    return game
+
+
+def cube_take(*, game: Game, player: Player | None, ply: int | None = None) -> Game:
+    """The opponent accepts the double: the stake doubles and the taker owns the cube. The
+    doubler then rolls (at once with ``auto_roll``)."""
+    with transaction.atomic():
+        game = _locked(game)
+        doubler = _check_answer(game, player, ply)
+        taker = opponent(doubler)
+        _append_cube_turn(game, Turn.Kind.TAKE, taker)
+        game.cube_value *= 2
+        game.cube_owner = taker
+        game.cube_offered_by = ""
+        roll_if_auto(game)
+        _update_play(game)
+    return game
+
+
+def cube_drop(*, game: Game, player: Player | None, ply: int | None = None) -> Game:
+    """The opponent declines the double: the game ends, lost at the cube's value before the
+    double (a decided game for the cycle and the next starter)."""
+    with transaction.atomic():
+        game = _locked(game)
+        doubler = _check_answer(game, player, ply)
+        _append_cube_turn(game, Turn.Kind.DROP, opponent(doubler))
+        game.cube_offered_by = ""
+        result = declined_double_result(Cube(game.cube_value, None), doubler)
+        game_finish(game=game, result=result, ended_by=Game.EndedBy.DROP)
+    return game
+
+
+def _check_answer(game: Game, player: Player | None, ply: int | None) -> str:
+    """The doubler's colour, once ``player`` is the one who must answer the pending double."""
+    _check_ply(game, player, ply)
+    if not game.cube_offered_by:
+        raise ConflictError("no double is offered in this game")
+    _check_to_move(game, player)
+    return game.cube_offered_by
+
+
+def _why_no_double(game: Game) -> str:
+    options = selectors.match_options(game.match)
+    if not options.cube_applies_to(game.variant):
+        scope = "is off" if options.cube == "off" else f"is {options.cube}"
+        return f"no doubling in this game: the match's cube option {scope}"
+    if game.crawford:
+        return "no doubling in the Crawford game"
+    if not selectors.is_roll_due(game):
+        return "a double comes before rolling: the dice are already on the table"
+    return "the cube is your opponent's: only its owner may double"
+
+
+def _append_cube_turn(game: Game, kind: str, side: str) -> None:
+    turn = _insert_turn(
+        Turn(
+            game=game,
+            ply=game.ply,
+            side=side,
+            kind=kind,
+            dice=[],
+            moves=[],
+            position_after=game.position,
+            result=None,
+        )
+    )
+    game.new_turns = [*getattr(game, "new_turns", []), turn]
+    game.ply += 1
+
+
+def _check_ply(game: Game, player: Player | None, ply: int | None) -> None:
+    if ply is not None and player is not None and game.colour_of(player) and ply != game.ply:
+        raise StalePlyError(f"ply {ply} is stale: the game is at ply {game.ply}")
+
+
+def _check_no_offer(game: Game) -> None:
+    if game.cube_offered_by:
+        doubler = game.player_of(game.cube_offered_by).display_name
+        answer = game.player_of(opponent(game.cube_offered_by)).display_name
+        raise ConflictError(f"{doubler} has offered a double: {answer} must take or drop it first")
+
+
 def dice_put(*, game: Game, dice: Sequence[int]) -> None:
     """Put rolled ``dice`` on the table; when no play is possible, record the pass at once.
     The caller saves ``game``."""
@@ -134,17 +243,20 @@ def dice_put(*, game: Game, dice: Sequence[int]) -> None:
 
 def roll_if_auto(game: Game, rolled: str | None = None) -> None:
     """Match option ``auto_roll``: roll for the player to move while a roll is due (not during
-    a Gjul Bara cascade, whose dice are already known). A roll with no play is a pass and the
-    turn goes over, so the other side is rolled for next; it stops after one automatic roll per
-    side, so that a game in which neither side can move (a Tapa deadlock with mother=off and no
-    stuck_limit) waits for a player to roll instead of rolling forever. ``rolled``: the side
-    that has just rolled by hand in this request. The caller saves."""
+    a Gjul Bara cascade, whose dice are already known, nor for a player who may double: with
+    the cube on, that player chooses between doubling and rolling). A roll with no play is a
+    pass and the turn goes over, so the other side is rolled for next; it stops after one
+    automatic roll per side, so that a game in which neither side can move (a Tapa deadlock
+    with mother=off and no stuck_limit) waits for a player to roll instead of rolling forever.
+    ``rolled``: the side that has just rolled by hand in this request. The caller saves."""
     if not game.match.auto_roll:
         return
     rolled_for = {rolled} if rolled else set()
     while not game.is_over and game.dice is None:
         position = selectors.game_position(game)
         if position.pending or position.turn in rolled_for:
+            return
+        if selectors.may_double(game):  # the player decides: double, or roll by hand
             return
         rolled_for.add(position.turn)
         dice_put(game=game, dice=dice.roll(game.seed, game.ply))

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import selectors
-from games.engine import GameResult, next_game, start_position
+from games.engine import GameResult, NextGame, next_game, start_position
 from games.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games.models import Game, Match, ResultReport, Turn
 from games.records import Replay, record_replay
@@ -198,33 +198,48 @@ def _checked_result(
     for who in (winner, starter):
         if who is not None and who.pk not in players:
             raise InvalidRequestError(f"player {who.pk} does not play in this match")
+    cube_on = options.cube_applies_to(upcoming.variant) and not upcoming.crawford
     kind = kind or ("tie" if winner is None else KIND_FOR_POINTS.get(points))
     if kind is None:
-        raise InvalidRequestError(f"a game is worth 1, 2 or 3 points, not {points}")
+        hint = " (with the cube, give the kind too: the points are its value times the cube)"
+        raise InvalidRequestError(
+            f"a game is worth 1, 2 or 3 points, not {points}{hint if cube_on else ''}"
+        )
     expected = (1 if options.tapa_tie == "one_each" else 0) if kind == "tie" else KIND_POINTS[kind]
-    if points != expected:
+    if points != expected and not (
+        cube_on and kind != "tie" and _cube_of(points, kind) is not None
+    ):
         unit = "point" if expected == 1 else "points"
-        raise InvalidRequestError(f"a {kind} result is worth {expected} {unit}, not {points}")
+        also = " times a cube value (1, 2, 4, ...)" if cube_on and kind != "tie" else ""
+        raise InvalidRequestError(f"a {kind} result is worth {expected} {unit}{also}, not {points}")
     if (kind == "tie") != (winner is None):
         raise InvalidRequestError("a tie has no winner; any other result needs one")
     if kind in ("tie", "mother") and upcoming.variant != "tapa":
         raise InvalidRequestError(f"a {kind} happens only in tapa, not in {upcoming.variant}")
     if record is not None:
-        _check_record(match, upcoming.variant, upcoming.starter, winner, kind, starter, record)
+        cube = None if kind == "tie" else _cube_of(points, kind)
+        _check_record(match, upcoming, winner, kind, starter, record, cube)
     return kind
+
+
+def _cube_of(points: int, kind: str) -> int | None:
+    """The cube value that makes a ``kind`` win score ``points``, or None if none does."""
+    value, rest = divmod(points, KIND_POINTS[kind])
+    return value if not rest and value > 0 and value & (value - 1) == 0 else None
 
 
 def _check_record(
     match: Match,
-    variant: str,
-    next_starter: int | None,
+    upcoming: NextGame,
     winner: Player | None,
     kind: str,
     starter: Player | None,
     record: list[Any],
+    cube: int | None,
 ) -> None:
-    white = _white(match, next_starter, starter)
-    replay = record_replay(variant, selectors.match_options(match), record)
+    white = _white(match, upcoming.starter, starter)
+    options = selectors.match_options(match)
+    replay = record_replay(upcoming.variant, options, record, crawford=upcoming.crawford)
     if replay.result is None:
         raise InvalidRequestError("the move record does not finish the game")
     recorded_winner = None
@@ -234,6 +249,11 @@ def _check_record(
         raise InvalidRequestError(
             f"the move record ends with {replay.result.kind} for "
             f"{recorded_winner or 'nobody'}, not the reported result (white was player {white.pk})"
+        )
+    if cube is not None and replay.cube_value != cube:
+        raise InvalidRequestError(
+            f"the move record ends with the cube at {replay.cube_value}, but the points reported "
+            f"make it {cube}"
         )
 
 
@@ -253,7 +273,8 @@ def _apply(report: ResultReport) -> Game | None:
     white = _white(match, upcoming.starter, report.starter)
     replay: Replay | None = None
     if report.record is not None:
-        replay = record_replay(upcoming.variant, options, report.record)
+        replay = record_replay(upcoming.variant, options, report.record, crawford=upcoming.crawford)
+    cube = 1 if report.kind == "tie" else (_cube_of(report.points, report.kind) or 1)
     position = replay.position if replay else start_position(upcoming.variant, "w")
     last = match.games.order_by("-number").values_list("number", flat=True).first() or 0
     game = Game.objects.create(
@@ -264,13 +285,16 @@ def _apply(report: ResultReport) -> Game | None:
         black=_other(match, white),
         position=position.to_json(),
         ply=len(replay.turns) + 1 if replay else 1,
+        cube_value=cube,
+        cube_owner=replay.cube_owner if replay else "",
+        crawford=upcoming.crawford,
     )
     if replay:
         turns_create(game, replay)
     report.game = game
     report.save(update_fields=["game"])
     colour = game.colour_of(report.winner) if report.winner else None
-    result = GameResult(colour, report.kind, report.points)
+    result = GameResult(colour, report.kind, report.points // cube)  # game_finish applies it
     game_finish(game=game, result=result, ended_by=Game.EndedBy.REPORT, start_next=False)
     return game
 

@@ -21,21 +21,27 @@ def postgres_only():
         pytest.skip("needs PostgreSQL row locks; SQLite serialises whole-database writes instead")
 
 
-def submit_together(game: Game, user, body: dict, count: int = 2) -> list[int]:
-    url = reverse("games:play-submit", kwargs={"pk": game.pk})
+def submit_together(
+    game: Game, user, body: dict, count: int = 2, routes: tuple[str, ...] = ("play-submit",)
+) -> list[int]:
+    """``count`` posts at once, each to the next of ``routes`` in turn."""
     barrier = threading.Barrier(count)
     statuses: list[int] = []
 
-    def submit() -> None:
+    def submit(route: str) -> None:
         client = APIClient()
         client.force_authenticate(user=user)
+        url = reverse(f"games:{route}", kwargs={"pk": game.pk})
         try:
             barrier.wait(timeout=10)
             statuses.append(client.post(url, body, format="json").status_code)
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=submit) for _ in range(count)]
+    threads = [
+        threading.Thread(target=submit, args=(routes[index % len(routes)],))
+        for index in range(count)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -63,3 +69,19 @@ def test_concurrent_submissions_for_one_ply_apply_exactly_once(postgres_only, al
         game.refresh_from_db()
         assert game.ply > ply
         assert selectors.game_replay_problems(game) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_take_and_a_drop_at_the_same_moment_apply_exactly_once(postgres_only, alice, bob):
+    match = services.match_create(
+        creator=alice.user, player_one=alice, player_two=bob, options={"cube": "tabla_only"}
+    )
+    game = services.cube_double(game=match.games.get(), player=match.games.get().white)
+    taker = game.black
+
+    statuses = submit_together(game, taker.user, {}, routes=("cube-take", "cube-drop"))
+
+    assert statuses == [200, 409]
+    assert Turn.objects.filter(game=game, kind__in=["take", "drop"]).count() == 1
+    game.refresh_from_db()
+    assert selectors.game_replay_problems(game) == []

@@ -42,6 +42,7 @@ def test_the_prepared_game_equals_the_querysets_field_by_field(game):
 def test_an_unknown_pk_is_none_and_a_lock_needs_a_transaction(game):
     lookup = PreparedGet(lambda: Game.objects.select_related(*FIELDS))
     assert lookup(game.pk + 1000) is None
+    assert lookup(2**100) is None  # past any key column: no row, not a database error
     with pytest.raises(TransactionManagementError):
         lookup(game.pk, for_update=True)
 

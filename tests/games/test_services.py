@@ -7,7 +7,7 @@ import pytest
 from games import selectors, services
 from games.demo import game_play_random, match_play_random
 from games.engine import InvalidOptionsError
-from games.errors import ConflictError, InvalidRequestError, NotAllowedError
+from games.errors import ConflictError, NotAllowedError
 from games.models import Game, Match, Turn
 
 pytestmark = pytest.mark.django_db
@@ -31,11 +31,14 @@ def test_options_are_validated_by_the_engine(alice, bob):
         )
 
 
-def test_the_doubling_cube_is_refused_for_now(alice, bob):
-    with pytest.raises(InvalidRequestError, match="cube"):
-        services.match_create(
-            creator=alice.user, player_one=alice, player_two=bob, options={"cube": "tabla_only"}
-        )
+def test_a_match_with_the_cube_starts_with_the_cube_in_the_middle(alice, bob):
+    match = services.match_create(
+        creator=alice.user, player_one=alice, player_two=bob, options={"cube": "tabla_only"}
+    )
+    game = match.games.get()
+    assert match.options["cube"] == "tabla_only"
+    assert (game.cube_value, game.cube_owner, game.cube_offered_by) == (1, "", "")
+    assert selectors.may_double(game)
 
 
 def test_target_score_sets_match_length(alice, bob):
