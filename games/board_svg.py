@@ -5,7 +5,8 @@ draws the same primitives while replaying a game, so the layout lives in this on
 
 The board is seen from white's side: points 13-24 along the top (left to right), 12-1 along the
 bottom, white's home (1-6) bottom right, the bar in the middle, borne-off checkers in the tray on
-the right (white's in the bottom half, black's in the top half).
+the right (white's in the bottom half, black's in the top half). The doubling cube sits in the
+middle of the tray while nobody owns it, else at its owner's end of the bar.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ POINT_LENGTH = 180
 STACK_LENGTH = 5 * 2 * RADIUS  # five checkers touch; more overlap
 SEGMENT_VISIBLE = 5  # checkers drawn for one colour on a point; the rest is a count label
 DIE_SIZE = 34
+CUBE_SIZE = 34
 
 TOP = NUMBERS
 BOTTOM = NUMBERS + INNER_HEIGHT
@@ -213,3 +215,34 @@ def _dice(values: list[int], turn: str, *, pending: bool) -> list[dict[str, Any]
             }
         )
     return pieces
+
+
+def board_cube(value: int, owner: str = "", *, offered: bool = False) -> dict[str, Any]:
+    """The doubling cube as ``{"kind": "cube", "x", "y", "size", "face", "owner", "offered"}``.
+
+    In the middle (``owner`` "") it sits in the tray between the two players' borne-off
+    checkers and shows 64 at value 1, as backgammon boards do; an owned cube sits at its owner's
+    end of the bar, white's at the bottom, black's at the top (clear of the bar's checkers). An
+    offered double shows the value offered.
+
+    >>> board_cube(1)["face"], board_cube(2, "b")["face"], board_cube(2, "w", offered=True)["face"]
+    (64, 2, 4)
+    """
+    face = value * 2 if offered else value
+    if owner == "w":
+        x, y = BAR_CENTRE - CUBE_SIZE // 2, BOTTOM - 6 - CUBE_SIZE
+    elif owner == "b":
+        x, y = BAR_CENTRE - CUBE_SIZE // 2, TOP + 6
+    else:
+        x, y = TRAY_LEFT + (TRAY_WIDTH - CUBE_SIZE) // 2, MIDDLE - CUBE_SIZE // 2
+    return {
+        "kind": "cube",
+        "x": x,
+        "y": y,
+        "size": CUBE_SIZE,
+        "text_x": x + CUBE_SIZE // 2,
+        "text_y": y + CUBE_SIZE // 2 + 6,
+        "face": 64 if face == 1 else face,
+        "owner": owner,
+        "offered": offered,
+    }

@@ -1,5 +1,6 @@
-"""Web pages: home, a match (board, log, replay, live updates, play), a player. Server-rendered;
-the browser plays through the REST API (session auth + CSRF), the views only read."""
+"""Web pages: home, a match (board, cube, log, replay, live updates, play), a player.
+Server-rendered; the browser plays through the REST API (session auth + CSRF), the views only
+read."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_safe
 
 from games import selectors, web_selectors
-from games.board_svg import board_frame, board_pieces
+from games.board_svg import board_cube, board_frame, board_pieces
 from games.charts import line_chart
-from games.engine import start_position
+from games.engine import opponent, start_position
 from games.models import Game, Match, ResultReport, Turn
 
 
@@ -105,13 +106,19 @@ def _game_context(game: Game, you: Any) -> dict[str, Any]:
     )
     roll_due = selectors.is_roll_due(game)
     plays = selectors.game_legal_plays(game) if can_play and not roll_due else []
+    cube_on = selectors.match_options(game.match).cube_applies_to(game.variant)
     return {
         "frame": board_frame(game.variant),
         "pieces": board_pieces(game.position, game.dice),
         "to_move": to_move,
-        "turn_colour": game.position.get("turn"),
+        "turn_colour": (
+            opponent(game.cube_offered_by) if game.cube_offered_by else game.position.get("turn")
+        ),
         "can_play": can_play,
         "roll_due": roll_due,
+        "cube": _cube(game) if cube_on else None,
+        "can_double": can_play and cube_on and selectors.may_double(game),
+        "can_answer": can_play and bool(game.cube_offered_by),
         "legal_plays": [
             {
                 "value": str(o.play),
@@ -120,15 +127,35 @@ def _game_context(game: Game, you: Any) -> dict[str, Any]:
             }
             for o in plays
         ],
-        "log": [_log_row(game, turn) for turn in turns],
-        "replay": _replay(game, turns),
+        "log": _log_rows(game, turns),
+        "replay": _replay(game, turns, cube_on),
         "proof": selectors.game_dice_proof(game) if game.seed_commitment else None,
         "client": {
             "game": game.pk,
             "ply": game.ply,
             "roll_url": reverse("games:dice-roll", kwargs={"pk": game.pk}),
             "plays_url": reverse("games:play-submit", kwargs={"pk": game.pk}),
+            "double_url": reverse("games:cube-double", kwargs={"pk": game.pk}),
+            "take_url": reverse("games:cube-take", kwargs={"pk": game.pk}),
+            "drop_url": reverse("games:cube-drop", kwargs={"pk": game.pk}),
         },
+    }
+
+
+def _cube(game: Game) -> dict[str, Any]:
+    """The doubling cube of a game whose match plays it: value, owner, a pending double."""
+    offered_by = game.cube_offered_by
+    return {
+        "value": game.cube_value,
+        "face": board_cube(game.cube_value)["face"],
+        "owner": game.player_of(game.cube_owner) if game.cube_owner else None,
+        "owner_colour": game.cube_owner,
+        "doubler": game.player_of(offered_by) if offered_by else None,
+        "taker": game.player_of(opponent(offered_by)) if offered_by else None,
+        "offered_value": game.cube_value * 2,
+        "crawford": game.crawford,
+        "dropped": game.ended_by == Game.EndedBy.DROP,
+        "piece": board_cube(game.cube_value, game.cube_owner, offered=bool(offered_by)),
     }
 
 
@@ -136,30 +163,79 @@ def _side_name(game: Game, side: str) -> str:
     return f"{_('White') if side == 'w' else _('Black')} ({game.player_of(side).display_name})"
 
 
-def _log_row(game: Game, turn: Turn) -> dict[str, Any]:
+def _cube_steps(turns: list[Turn]) -> list[tuple[int, str, str]]:
+    """The cube as (value, owner, offered_by) after each turn of a game's log."""
+    value, owner, offered_by = 1, "", ""
+    steps = []
+    for turn in turns:
+        if turn.kind == Turn.Kind.DOUBLE:
+            offered_by = turn.side
+        elif turn.kind == Turn.Kind.TAKE:
+            value, owner, offered_by = value * 2, turn.side, ""
+        elif turn.kind == Turn.Kind.DROP:
+            offered_by = ""
+        steps.append((value, owner, offered_by))
+    return steps
+
+
+def _log_rows(game: Game, turns: list[Turn]) -> list[dict[str, Any]]:
+    steps = _cube_steps(turns)
+    return [_log_row(game, turn, step[0]) for turn, step in zip(turns, steps, strict=True)]
+
+
+def _log_row(game: Game, turn: Turn, cube_value: int = 1) -> dict[str, Any]:
+    """A row of the move log; ``cube_value``: the cube's value after the turn."""
+    is_cube = turn.kind in Turn.CUBE_KINDS
+    moves = _cube_action(turn.kind, cube_value) if is_cube else " ".join(turn.moves) or _("pass")
     return {
         "ply": turn.ply,
         "side": turn.side,
         "player": game.player_of(turn.side).display_name,
         "dice": "-".join(str(d) for d in turn.dice),
         "pending": turn.kind == Turn.Kind.PENDING,
-        "moves": " ".join(turn.moves) or _("pass"),
+        "cube": str(turn.kind) if is_cube else "",
+        "moves": moves,
     }
 
 
-def _replay(game: Game, turns: list[Turn]) -> list[dict[str, Any]]:
-    """One frame per position: the start, then the position after each turn."""
+def _cube_action(kind: str, cube_value: int) -> str:
+    """A cube action for the log; ``cube_value``: the value after it (a double's is offered)."""
+    if kind == Turn.Kind.DOUBLE:
+        return _("doubles to %(value)s") % {"value": cube_value * 2}
+    return _("takes") if kind == Turn.Kind.TAKE else _("drops")
+
+
+def _cube_caption(kind: str, side: str, cube_value: int) -> str:
+    if kind == Turn.Kind.DOUBLE:
+        return _("%(side)s doubles to %(value)s") % {"side": side, "value": cube_value * 2}
+    if kind == Turn.Kind.TAKE:
+        return _("%(side)s takes: the cube is at %(value)s") % {"side": side, "value": cube_value}
+    return _("%(side)s drops the double: the game is over") % {"side": side}
+
+
+def _replay(game: Game, turns: list[Turn], cube_on: bool) -> list[dict[str, Any]]:
+    """One frame per position: the start, then the position after each turn. A cube action
+    leaves the position as it was; its frame shows the cube as it then stood."""
     start = start_position(game.variant, "w").to_json()
-    frames = [{"ply": 0, "pieces": board_pieces(start), "caption": _("Start of the game")}]
-    for turn in turns:
-        row = _log_row(game, turn)
-        caption = _("%(side)s rolled %(dice)s: %(moves)s") % {
-            "side": _side_name(game, turn.side),
-            "dice": row["dice"],
-            "moves": row["moves"],
-        }
+    cube = board_cube(1) if cube_on else None
+    frames = [
+        {"ply": 0, "pieces": board_pieces(start), "cube": cube, "caption": _("Start of the game")}
+    ]
+    for turn, (value, owner, offered_by) in zip(turns, _cube_steps(turns), strict=True):
+        row = _log_row(game, turn, value)
+        side = _side_name(game, turn.side)
+        if row["cube"]:
+            caption = _cube_caption(turn.kind, side, value)
+        else:
+            caption = _("%(side)s rolled %(dice)s: %(moves)s") % {
+                "side": side,
+                "dice": row["dice"],
+                "moves": row["moves"],
+            }
         pieces = board_pieces(turn.position_after, turn.dice)
-        frames.append({"ply": turn.ply, "pieces": pieces, "caption": caption})
+        if cube_on:
+            cube = board_cube(value, owner, offered=bool(offered_by))
+        frames.append({"ply": turn.ply, "pieces": pieces, "cube": cube, "caption": caption})
     return frames
 
 

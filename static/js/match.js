@@ -1,10 +1,12 @@
 // Match page: replay through the turn log, live updates by polling the state endpoint with
-// If-None-Match, and playing through the REST API (session cookie + CSRF header).
+// If-None-Match, and playing through the REST API (session cookie + CSRF header): roll, play,
+// and the doubling cube's double, take and drop.
 (function () {
   "use strict";
   var root = document.getElementById("match-live");
   if (!root) return;
   var POLL_MS = 1500;
+  var CUBE_ACTIONS = ["double", "take", "drop"];
   var etag = root.dataset.etag || null;
   var busy = false;
   var replay = null;
@@ -26,10 +28,14 @@
     var group = root.querySelector("[data-board-pieces]");
     var range = root.querySelector("[data-replay-range]");
     if (!frames || !group || !range) { replay = null; return; }
+    var cube = root.querySelector("[data-board-cube]");
     replay = {
       frames: frames,
       group: group,
       range: range,
+      cube: cube,
+      liveCube: cube ? cube.innerHTML : "",
+      crawford: cube !== null && cube.querySelector(".cube.crawford") !== null,
       caption: root.querySelector("[data-replay-caption]"),
       live: group.innerHTML,
       liveCaption: root.querySelector("[data-replay-caption]").textContent,
@@ -44,12 +50,36 @@
     replay.range.value = index;
     if (index === replay.frames.length) {
       replay.group.innerHTML = replay.live;
+      if (replay.cube) replay.cube.innerHTML = replay.liveCube;
       replay.caption.textContent = replay.liveCaption;
     } else {
       window.TablaBoard.draw(replay.group, replay.frames[index].pieces);
+      if (replay.cube) drawCube(replay.cube, replay.frames[index].cube, replay.crawford);
       replay.caption.textContent = replay.frames[index].caption;
     }
     root.classList.toggle("replaying", index !== replay.frames.length);
+  }
+
+  // The doubling cube as it stood at a replayed turn (games/board_svg.py board_cube).
+  function drawCube(layer, cube, crawford) {
+    var NS = "http://www.w3.org/2000/svg";
+    while (layer.firstChild) layer.removeChild(layer.firstChild);
+    if (!cube) return;
+    var g = document.createElementNS(NS, "g");
+    var classes = "cube" + (cube.offered ? " offered" : "") + (crawford ? " crawford" : "");
+    g.setAttribute("class", classes);
+    g.setAttribute("data-cube", cube.face);
+    g.setAttribute("data-cube-owner", cube.owner);
+    var rect = document.createElementNS(NS, "rect");
+    [["x", cube.x], ["y", cube.y], ["width", cube.size], ["height", cube.size], ["rx", 5]]
+      .forEach(function (pair) { rect.setAttribute(pair[0], pair[1]); });
+    var text = document.createElementNS(NS, "text");
+    [["x", cube.text_x], ["y", cube.text_y], ["text-anchor", "middle"]]
+      .forEach(function (pair) { text.setAttribute(pair[0], pair[1]); });
+    text.textContent = cube.face;
+    g.appendChild(rect);
+    g.appendChild(text);
+    layer.appendChild(g);
   }
 
   function isReplaying() {
@@ -130,6 +160,11 @@
     } else if (button.dataset.action === "roll" && client) {
       button.disabled = true;
       act(post(client.roll_url), "[data-play-error]");
+    } else if (CUBE_ACTIONS.indexOf(button.dataset.action) !== -1 && client) {
+      var panel = root.querySelectorAll("#play-panel button");
+      panel.forEach(function (b) { b.disabled = true; });
+      act(post(client[button.dataset.action + "_url"], { ply: client.ply }), "[data-play-error]")
+        .then(function () { panel.forEach(function (b) { b.disabled = false; }); });
     } else if (button.dataset.action === "confirm" || button.dataset.action === "dispute") {
       button.disabled = true;
       act(post(button.dataset.url), "[data-report-error]");

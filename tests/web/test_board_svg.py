@@ -1,9 +1,12 @@
-"""The board geometry: a POSITION becomes checkers, pins, bar, borne-off slabs and dice."""
+"""The board geometry: a POSITION becomes checkers, pins, bar, borne-off slabs and dice; the
+doubling cube sits in the tray or at its owner's end of the bar."""
 
-from games.board_svg import board_frame, board_pieces, point_column
+from games.board_svg import board_cube, board_frame, board_pieces, point_column
 from games.charts import line_chart
 from games.engine import start_position
 from tests.web.positions import TABLA_BAR_AND_OFF, TAPA_PINS
+
+FULL_BAR = {**TABLA_BAR_AND_OFF, "bar": {"w": 6, "b": 6}}  # four of each drawn on the bar
 
 
 def kinds(pieces, kind):
@@ -63,3 +66,25 @@ def test_line_chart_scales_values_into_the_plot():
     first, second = chart["dots"]
     assert first["x"] < second["x"] and first["y"] > second["y"]
     assert line_chart([])["dots"] == []
+
+
+def test_the_middle_cube_shows_64_in_the_tray_between_the_borne_off_checkers():
+    cube = board_cube(1)
+    frame = board_frame("tabla")
+    assert cube["face"] == 64 and cube["owner"] == ""
+    assert frame["tray_x"] <= cube["x"] and cube["x"] + cube["size"] <= frame["tray_x"] + 56
+    assert cube["y"] < frame["middle"] < cube["y"] + cube["size"]
+
+
+def test_an_owned_cube_sits_at_its_owners_end_of_the_bar_clear_of_bar_checkers():
+    white, black = board_cube(2, "w"), board_cube(4, "b")
+    assert (white["face"], black["face"]) == (2, 4)
+    assert white["x"] == black["x"] and white["y"] > board_frame("tabla")["middle"] > black["y"]
+    bar = [c for c in kinds(board_pieces(FULL_BAR), "checker") if c["point"] == "bar"]
+    assert min(c["y"] - c["r"] for c in bar) > black["y"] + black["size"]
+    assert max(c["y"] + c["r"] for c in bar) < white["y"]
+
+
+def test_an_offered_double_shows_the_value_offered():
+    assert board_cube(1, offered=True)["face"] == 2
+    assert board_cube(2, "b", offered=True)["face"] == 4
