@@ -98,8 +98,7 @@ def play_submit(
         game = _locked(game, reload=not locked)
         # The ply is checked before the turn: a player's duplicate submission, arriving after
         # the first one passed the turn, is stale (409), not someone else's turn.
-        if player is not None and game.colour_of(player) and ply != game.ply:
-            raise StalePlyError(f"ply {ply} is stale: the game is at ply {game.ply}")
+        _check_ply(game, player, ply)
         _check_no_offer(game)
         _check_to_move(game, player)
         position = selectors.game_position(game)
@@ -173,8 +172,7 @@ def cube_drop(*, game: Game, player: Player | None, ply: int | None = None) -> G
     with transaction.atomic():
         game = _locked(game)
         doubler = _check_answer(game, player, ply)
-        _append_cube_turn(game, Turn.Kind.DROP, opponent(doubler))
-        game.cube_offered_by = ""
+        _append_cube_turn(game, Turn.Kind.DROP, opponent(doubler))  # game_finish clears the offer
         result = declined_double_result(Cube(game.cube_value, None), doubler)
         game_finish(game=game, result=result, ended_by=Game.EndedBy.DROP)
     return game
