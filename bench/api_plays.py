@@ -2,7 +2,8 @@
 
 Starts gunicorn on a free 127.0.0.1 port (DEBUG off, throttling out of the way) over a
 throw-away SQLite file, or over the database named by DATABASE_URL when it is set (migrated
-first). N client threads, each with its own pair of players, create matches and play them out:
+first). N client threads, each with its own pair of players, create matches (one player
+challenges, the other accepts) and play them out:
 roll when a roll is due, otherwise POST a random play from the listed legal plays, taking the
 state from each answer. Matches are created with ``auto_roll`` (the server rolls for the next
 player as part of each play, so a turn is one request) unless ``--manual-roll`` is given.
@@ -179,7 +180,8 @@ class Client:
     def play_match(self) -> None:
         one, two = self.players
         body = {"player_one": one, "player_two": two, "auto_roll": self.auto_roll}
-        match = self.call("POST", "/api/v1/matches/", one, body)
+        challenge = self.call("POST", "/api/v1/matches/", one, body)
+        match = self.call("POST", f"/api/v1/matches/{challenge['id']}/accept/", two)
         game_id = match["current_game"]
         while game_id is not None and time.monotonic() < self.window[1]:
             with self.stats.lock:

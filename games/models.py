@@ -20,6 +20,8 @@ class Match(models.Model):
     """Two players, a target score and the club's rule options (RULES.md §6, §8)."""
 
     class Status(models.TextChoices):
+        INVITED = "invited"  # a player's challenge, waiting for the opponent to accept
+        DECLINED = "declined"  # the challenge was declined or withdrawn; never played
         SCHEDULED = "scheduled"
         IN_PROGRESS = "in_progress"
         FINISHED = "finished"
@@ -38,6 +40,21 @@ class Match(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="organised_matches",
+    )
+    # Who entered the match (a player's challenge, staff, a tournament's organiser, an import):
+    # with the reports' reporter and responder, every rated result can be traced to a person.
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="created_matches",
+    )
+    # Rated: both players agreed to the match (the opponent accepted the challenge, or both
+    # were entered in a rated tournament) or staff entered it (README, "Trust").
+    rated = models.BooleanField(default=False)
+    accepted_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the challenged player accepted"
     )
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.ONLINE)
     target_score = models.PositiveIntegerField(default=5)

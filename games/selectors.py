@@ -55,6 +55,16 @@ def player_for(user: Any) -> Player | None:
     return Player.objects.filter(user=user).first()
 
 
+def challenged_player(match: Match) -> Player | None:
+    """The player a challenge was sent to: the one of the two who did not create the match
+    (None when staff, a tournament or an import created it)."""
+    if match.created_by_id == match.player_one.user_id:
+        return match.player_two
+    if match.created_by_id == match.player_two.user_id:
+        return match.player_one
+    return None
+
+
 def is_organiser(user: Any, match: Match) -> bool:
     return bool(
         getattr(user, "is_authenticated", False)

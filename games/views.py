@@ -81,6 +81,7 @@ def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
         "game": game,
         "followed": shown is None,
         "you": you,
+        "challenge": _challenge(match, you),
         "reports": _reports(match, request.user, you),
         "can_report": _can_report(match, request.user, you),
         "report_choices": [
@@ -93,6 +94,22 @@ def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     if game is not None:
         context.update(_game_context(game, you))
     return context
+
+
+def _challenge(match: Match, you: Any) -> dict[str, Any] | None:
+    """A challenge waiting for an answer: who sent it to whom, and what ``you`` may do."""
+    if match.status != Match.Status.INVITED:
+        return None
+    challenged = selectors.challenged_player(match)
+    if challenged is None:
+        return None
+    challenger = match.player_two if challenged.pk == match.player_one_id else match.player_one
+    return {
+        "challenger": challenger,
+        "challenged": challenged,
+        "can_accept": you is not None and you.pk == challenged.pk,
+        "can_withdraw": you is not None and you.pk == challenger.pk,
+    }
 
 
 def _game_context(game: Game, you: Any) -> dict[str, Any]:

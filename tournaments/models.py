@@ -76,6 +76,10 @@ class Tournament(models.Model):
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_tournaments", blank=True
     )
+    # Rated: its matches count for the ratings. Only staff and users with the permission
+    # "tournaments.run_rated_tournament" (a club's trusted organisers) run rated tournaments:
+    # anyone else's tournament is a friendly one (README, "Trust").
+    rated = models.BooleanField(default=False)
     starts_on = models.DateField(null=True, blank=True)
     ends_on = models.DateField(null=True, blank=True)
     format = models.CharField(max_length=24, choices=Format.choices)
@@ -120,6 +124,7 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        permissions = [("run_rated_tournament", "Can run rated tournaments")]
 
     def __str__(self) -> str:
         return self.name

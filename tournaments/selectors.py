@@ -22,6 +22,14 @@ from tournaments.models import (
 )
 
 
+def may_run_rated(user: Any) -> bool:
+    """Whether ``user`` may run rated tournaments: staff, and the club organisers staff gave
+    the permission "tournaments.run_rated_tournament" (directly or through a group)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_staff or user.has_perm("tournaments.run_rated_tournament"))
+
+
 def is_organiser(user: Any, tournament: Tournament) -> bool:
     if not getattr(user, "is_authenticated", False):
         return False

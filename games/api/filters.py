@@ -1,4 +1,4 @@
-"""Query filters of the match list: ?player=, ?status=, ?tournament=, ?mode=."""
+"""Query filters of the match list: ?player=, ?status=, ?tournament=, ?mode=, ?rated=."""
 
 import django_filters
 from django.db.models import Q, QuerySet
@@ -11,10 +11,11 @@ class MatchFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=Match.Status.choices)
     tournament = django_filters.CharFilter(field_name="tournament_slot")
     mode = django_filters.ChoiceFilter(choices=Match.Mode.choices)
+    rated = django_filters.BooleanFilter()
 
     class Meta:
         model = Match
-        fields = ["player", "status", "tournament", "mode"]
+        fields = ["player", "status", "tournament", "mode", "rated"]
 
     def filter_player(self, queryset: QuerySet[Match], name: str, value: int) -> QuerySet[Match]:
         return queryset.filter(Q(player_one_id=value) | Q(player_two_id=value))

@@ -394,6 +394,9 @@ class MatchSerializer(serializers.ModelSerializer):
     options = JSONObjectField()
     games = GameSummarySerializer(many=True, read_only=True)
     current_game = serializers.SerializerMethodField()
+    awaiting = serializers.SerializerMethodField(
+        help_text="status invited: the id of the challenged player, who may accept or decline"
+    )
 
     class Meta:
         model = Match
@@ -402,6 +405,10 @@ class MatchSerializer(serializers.ModelSerializer):
             "player_one",
             "player_two",
             "organiser",
+            "created_by",
+            "rated",
+            "awaiting",
+            "accepted_at",
             "mode",
             "target_score",
             "options",
@@ -421,6 +428,13 @@ class MatchSerializer(serializers.ModelSerializer):
     def get_current_game(self, match: Match) -> int | None:
         game = selectors.current_game(match)
         return game.pk if game else None
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_awaiting(self, match: Match) -> int | None:
+        if match.status != Match.Status.INVITED:
+            return None
+        player = selectors.challenged_player(match)
+        return player.pk if player else None
 
 
 class ResultReportSerializer(serializers.ModelSerializer):

@@ -81,7 +81,7 @@ class MatchListCreateView(generics.ListAPIView, WriteView):
     )
     def post(self, request: Request) -> Response:
         data = validated(s.MatchCreateSerializer, request)
-        match = services.match_create(creator=request.user, **data)
+        match = services.match_propose(user=request.user, **data)
         return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
 
@@ -95,6 +95,22 @@ class MatchStartView(WriteView):
     @extend_schema(request=None, responses={200: s.MatchSerializer, **errors(401, 403, 404, 409)})
     def post(self, request: Request, pk: int) -> Response:
         match = services.match_start(match=visible_match(request, pk), user=request.user)
+        return Response(s.MatchSerializer(match).data)
+
+
+class MatchAcceptView(WriteView):
+    @extend_schema(request=None, responses={200: s.MatchSerializer, **errors(401, 403, 404, 409)})
+    def post(self, request: Request, pk: int) -> Response:
+        """The challenged player accepts: the match is rated and starts."""
+        match = services.match_accept(match=visible_match(request, pk), user=request.user)
+        return Response(s.MatchSerializer(match).data)
+
+
+class MatchDeclineView(WriteView):
+    @extend_schema(request=None, responses={200: s.MatchSerializer, **errors(401, 403, 404, 409)})
+    def post(self, request: Request, pk: int) -> Response:
+        """The challenged player declines, or the challenger withdraws: never played."""
+        match = services.match_decline(match=visible_match(request, pk), user=request.user)
         return Response(s.MatchSerializer(match).data)
 
 
@@ -143,9 +159,9 @@ class MatchImportView(WriteView):
     )
     def post(self, request: Request) -> Response:
         data = validated(s.MatchImportSerializer, request)
-        match = services.match_import(
+        match = services.match_import_by(
             text=data["lines"],
-            creator=request.user,
+            user=request.user,
             player_one=data["player_one"],
             player_two=data["player_two"],
         )

@@ -1,11 +1,14 @@
 """Services: everything that writes rows. Keyword-only, typed, returning what they changed."""
 
-from games.services.exchange import match_import
+from games.services.exchange import match_import, match_import_by
 from games.services.matches import (
     game_start,
+    match_accept,
     match_correct,
     match_create,
+    match_decline,
     match_forfeit,
+    match_propose,
     match_start,
 )
 from games.services.play import (
@@ -30,10 +33,14 @@ __all__ = [
     "dice_roll",
     "game_resign",
     "game_start",
+    "match_accept",
     "match_correct",
     "match_create",
+    "match_decline",
     "match_forfeit",
     "match_import",
+    "match_import_by",
+    "match_propose",
     "match_start",
     "play_submit",
     "result_confirm",

@@ -10,7 +10,7 @@ from django.db import transaction
 
 from games import selectors
 from games.engine import GameResult, Options, next_game
-from games.errors import InvalidRequestError
+from games.errors import InvalidRequestError, NotAllowedError
 from games.models import Game, Match
 from games.records import record_replay
 from games.services.matches import game_finish
@@ -18,9 +18,31 @@ from games.services.results import turns_create
 from tournaments.models import Player
 
 
-def match_import(*, text: str, creator: Any, player_one: Player, player_two: Player) -> Match:
+def match_import_by(*, user: Any, text: str, player_one: Player, player_two: Player) -> Match:
+    """A user of the API imports a match (README, "Trust"): staff import rated matches between
+    any players; a player may import their own old matches, which stay unrated (nothing shows
+    that the opponent agreed to them); nobody else may import."""
+    if getattr(user, "is_staff", False):
+        return match_import(
+            text=text, creator=user, player_one=player_one, player_two=player_two, rated=True
+        )
+    player = selectors.player_for(user)
+    if player is None or player.pk not in (player_one.pk, player_two.pk):
+        raise NotAllowedError("you may import only your own matches (staff may import any)")
+    return match_import(text=text, creator=user, player_one=player_one, player_two=player_two)
+
+
+def match_import(
+    *,
+    text: str,
+    creator: Any,
+    player_one: Player,
+    player_two: Player,
+    rated: bool = False,
+) -> Match:
     """Create a finished (imported) match from an export; raise InvalidRequestError naming the
-    first line that is malformed or does not replay."""
+    first line that is malformed or does not replay. The caller has decided that ``creator``
+    (None: the server's operator) may, and whether the match is ``rated``."""
     if player_one.pk == player_two.pk:
         raise InvalidRequestError("a match needs two different players")
     lines = _parse(text)
@@ -32,7 +54,9 @@ def match_import(*, text: str, creator: Any, player_one: Player, player_two: Pla
         match = Match.objects.create(
             player_one=player_one,
             player_two=player_two,
-            organiser=creator,
+            organiser=_organiser(creator, player_one, player_two),
+            created_by=creator,
+            rated=rated,
             mode=Match.Mode.IMPORTED,
             target_score=options.match_length,
             options=options.to_json(),
@@ -46,6 +70,13 @@ def match_import(*, text: str, creator: Any, player_one: Player, player_two: Pla
             match.status, match.winner = Match.Status.FORFEITED, match.players[winner]
             match.save()
     return match
+
+
+def _organiser(creator: Any, player_one: Player, player_two: Player) -> Any:
+    """The importer organises the match unless they play in it."""
+    if creator is None or creator.pk in (player_one.user_id, player_two.user_id):
+        return None
+    return creator
 
 
 def _parse(text: str) -> list[tuple[int, dict[str, Any]]]:

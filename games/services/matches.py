@@ -28,12 +28,18 @@ def match_create(
     is_public: bool = True,
     start: bool = True,
     auto_roll: bool = False,
+    rated: bool = True,
+    invitation: bool = False,
 ) -> Match:
-    """Create a match. The creator must be one of the players or becomes its organiser.
+    """Create a match as ``creator``, who is recorded as the one who entered it. The caller
+    has decided that ``creator`` may (``match_propose`` for a user of the API, the tournament
+    services for their matches): a creator who is not one of the players becomes its organiser.
 
     ``target_score`` overrides ``options.match_length``; options are validated by the engine.
-    An online match with ``start`` begins at once with game 1 and its opening roll. With
-    ``auto_roll`` the server rolls for the player to move whenever a roll is due.
+    With ``invitation`` the match waits, unrated, for the opponent to accept (``match_accept``).
+    Otherwise an online match with ``start`` begins at once with game 1 and its opening roll,
+    and an over-the-board match is open for reports. With ``auto_roll`` the server rolls for
+    the player to move whenever a roll is due.
     """
     if player_one.pk == player_two.pk:
         raise InvalidRequestError("a match needs two different players")
@@ -46,6 +52,9 @@ def match_create(
             player_one=player_one,
             player_two=player_two,
             organiser=None if is_player else creator,
+            created_by=creator,
+            rated=rated and not invitation,
+            status=Match.Status.INVITED if invitation else Match.Status.SCHEDULED,
             mode=mode,
             target_score=rules.match_length,
             options=rules.to_json(),
@@ -53,12 +62,110 @@ def match_create(
             is_public=is_public,
             auto_roll=auto_roll and mode == Match.Mode.ONLINE,
         )
-        if mode == Match.Mode.OVER_THE_BOARD:
-            match.status = Match.Status.IN_PROGRESS
-            match.save(update_fields=["status", "updated_at"])
-        elif mode == Match.Mode.ONLINE and start:
-            game_start(match=match)
+        if not invitation:
+            _open(match, start=start)
     return match
+
+
+def match_propose(
+    *,
+    user: Any,
+    player_one: Player,
+    player_two: Player,
+    target_score: int | None = None,
+    options: dict[str, Any] | None = None,
+    mode: str = Match.Mode.ONLINE,
+    tournament_slot: str = "",
+    is_public: bool = True,
+    start: bool = True,
+    auto_roll: bool = False,
+) -> Match:
+    """A user of the API creates a match (README, "Trust"):
+
+    * staff may create a match between any two players; it starts at once and is rated;
+    * a player may challenge an opponent: the match waits (status "invited", unrated) until the
+      opponent accepts, and only then starts and counts (``match_accept``);
+    * nobody else may: a tournament's matches are created by the tournament itself.
+
+    Only staff may set ``tournament_slot`` (the label that files a match under a tournament).
+    """
+    if getattr(user, "is_staff", False):
+        return match_create(
+            creator=user,
+            player_one=player_one,
+            player_two=player_two,
+            target_score=target_score,
+            options=options,
+            mode=mode,
+            tournament_slot=tournament_slot,
+            is_public=is_public,
+            start=start,
+            auto_roll=auto_roll,
+        )
+    player = selectors.player_for(user)
+    if player is None or player.pk not in (player_one.pk, player_two.pk):
+        raise NotAllowedError(
+            "you may create a match only as one of its players (your opponent then accepts "
+            "it); matches between other players are created by staff or by a tournament"
+        )
+    if tournament_slot:
+        raise NotAllowedError("only staff may file a match under a tournament_slot")
+    return match_create(
+        creator=user,
+        player_one=player_one,
+        player_two=player_two,
+        target_score=target_score,
+        options=options,
+        mode=mode,
+        is_public=is_public,
+        start=start,
+        auto_roll=auto_roll,
+        invitation=True,
+    )
+
+
+def match_accept(*, match: Match, user: Any) -> Match:
+    """The challenged player accepts: the match becomes rated and starts (an online match with
+    game 1 and its opening roll, an over-the-board match open for reports)."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
+        player = selectors.player_for(user)
+        if player is None or player != selectors.challenged_player(match):
+            raise NotAllowedError("only the challenged player may accept this match")
+        if match.status != Match.Status.INVITED:
+            raise ConflictError(f"the match is not waiting for an answer ({match.status})")
+        match.rated = True
+        match.accepted_at = timezone.now()
+        match.status = Match.Status.SCHEDULED
+        match.save(update_fields=["rated", "accepted_at", "status", "updated_at"])
+        _open(match, start=True)
+    match.refresh_from_db()
+    return match
+
+
+def match_decline(*, match: Match, user: Any) -> Match:
+    """The challenged player declines, or the challenger withdraws: the match is never
+    played (status "declined")."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
+        player = selectors.player_for(user)
+        if player is None or player.pk not in (match.player_one_id, match.player_two_id):
+            raise NotAllowedError("only the two players may decline or withdraw a challenge")
+        if match.status != Match.Status.INVITED:
+            raise ConflictError(f"the match is not waiting for an answer ({match.status})")
+        match.status = Match.Status.DECLINED
+        match.save(update_fields=["status", "updated_at"])
+    return match
+
+
+def _open(match: Match, *, start: bool) -> None:
+    """An over-the-board match is open for reports at once; an online one with ``start``
+    begins game 1."""
+    if match.mode == Match.Mode.OVER_THE_BOARD:
+        match.status = Match.Status.IN_PROGRESS
+        match.save(update_fields=["status", "updated_at"])
+    elif match.mode == Match.Mode.ONLINE and start:
+        game_start(match=match)
 
 
 def match_start(*, match: Match, user: Any) -> Match:

@@ -7,6 +7,8 @@ register = template.Library()
 
 LABELS = {
     # match, game and report statuses
+    "invited": _("challenge"),
+    "declined": _("declined"),
     "scheduled": _("scheduled"),
     "in_progress": _("in progress"),
     "finished": _("finished"),

@@ -168,6 +168,9 @@
     } else if (button.dataset.action === "confirm" || button.dataset.action === "dispute") {
       button.disabled = true;
       act(post(button.dataset.url), "[data-report-error]");
+    } else if (button.dataset.action === "accept" || button.dataset.action === "decline") {
+      button.disabled = true;
+      act(post(button.dataset.url), "[data-challenge-error]");
     }
   });
 

@@ -4,6 +4,7 @@ import hashlib
 import itertools
 
 import pytest
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games import dice, services
@@ -32,6 +33,28 @@ def bob(db):
 @pytest.fixture
 def organiser(db):
     return UserFactory(username="organiser")
+
+
+@pytest.fixture
+def staff(db):
+    return UserFactory(username="staff", is_staff=True)
+
+
+@pytest.fixture
+def accepted():
+    """Accept a challenge (a match a player created through the API) as the challenged player:
+    ``accepted(response, client_of_the_opponent)`` gives the started match's JSON."""
+
+    def accept(response, opponent_client) -> dict:
+        assert response.status_code == 201, response.json()
+        created = response.json()
+        assert created["status"] == "invited"
+        url = reverse("games:match-accept", kwargs={"pk": created["id"]})
+        answer = opponent_client.post(url)
+        assert answer.status_code == 200, answer.json()
+        return answer.json()
+
+    return accept
 
 
 @pytest.fixture

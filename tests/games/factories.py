@@ -46,5 +46,6 @@ class MatchFactory(factory.django.DjangoModelFactory):
     organiser = factory.SubFactory(UserFactory)
     mode = Match.Mode.OVER_THE_BOARD
     status = Match.Status.IN_PROGRESS
+    rated = True  # as if both players agreed or staff entered it
     target_score = 5
     options = factory.LazyFunction(lambda: Options().to_json())

@@ -33,8 +33,8 @@ def test_create_validates_options_through_the_engine(alice, bob, client_for):
     assert response.status_code == 400 and "tapa_tie" in response.json()["detail"]
 
 
-def test_create_with_a_preset_and_target(alice, bob, client_for):
-    response = client_for(alice).post(
+def test_create_with_a_preset_and_target(alice, bob, staff, client_for):
+    response = client_for(staff).post(
         reverse("games:match-list"),
         {
             "player_one": alice.pk,

@@ -43,13 +43,12 @@ def play_match_through_api(
     raise AssertionError("the match did not end")
 
 
-def test_a_five_point_match_is_played_through_the_api_alone(alice, bob, client_for):
+def test_a_five_point_match_is_played_through_the_api_alone(alice, bob, client_for, accepted):
     clients = {alice.pk: client_for(alice), bob.pk: client_for(bob)}
     response = clients[alice.pk].post(
         reverse("games:match-list"), {"player_one": alice.pk, "player_two": bob.pk}, format="json"
     )
-    assert response.status_code == 201
-    created = response.json()
+    created = accepted(response, clients[bob.pk])
     assert created["status"] == "in_progress" and created["target_score"] == 5
 
     match = play_match_through_api(created["id"], clients, random.Random(5))
@@ -281,7 +280,8 @@ def test_unknown_game_is_404_json(client_for, alice):
     assert response.status_code == 404 and "detail" in response.json()
 
 
-def test_private_matches_are_hidden_from_strangers(alice, bob, organiser, client_for):
+def test_private_matches_are_hidden_from_strangers(alice, bob, staff, client_for):
+    organiser = staff
     response = client_for(organiser).post(
         reverse("games:match-list"),
         {"player_one": alice.pk, "player_two": bob.pk, "is_public": False},
@@ -298,7 +298,10 @@ def auto_roll_match(alice, bob, client_for) -> dict:
     body = {"player_one": alice.pk, "player_two": bob.pk, "auto_roll": True}
     response = client_for(alice).post(reverse("games:match-list"), body, format="json")
     assert response.status_code == 201, response.json()
-    return response.json()
+    accept = reverse("games:match-accept", kwargs={"pk": response.json()["id"]})
+    answer = client_for(bob).post(accept)
+    assert answer.status_code == 200, answer.json()
+    return answer.json()
 
 
 def test_with_auto_roll_every_turn_is_one_play_request(alice, bob, client_for):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -38,7 +39,10 @@ class Api:
 
 @pytest.fixture
 def organiser(db):
-    return UserFactory(username="organiser")
+    """A club organiser whom staff trusted to run rated tournaments (README, "Trust")."""
+    user = UserFactory(username="organiser")
+    user.user_permissions.add(Permission.objects.get(codename="run_rated_tournament"))
+    return user
 
 
 @pytest.fixture

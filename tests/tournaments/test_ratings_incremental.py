@@ -79,7 +79,7 @@ class Club:
         return Match.objects.create(
             player_one=one, player_two=two, organiser=self.organiser, target_score=target,
             mode=Match.Mode.OVER_THE_BOARD, status=Match.Status.IN_PROGRESS,
-            options=Options().to_json(),
+            options=Options().to_json(), rated=True,
         )  # fmt: skip
 
     def game(self, match: Match, variant: str, winner: Player, minute: float) -> Game:

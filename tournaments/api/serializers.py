@@ -22,7 +22,7 @@ SETTINGS_FIELDS = [
     "rotate_cycle", "third_place", "grand_final_reset", "consolation_rounds",
     "consolation_match_length", "double_round_robin", "groups", "knockout_per_group",
     "swiss_rounds", "tiebreak_order", "bye_points", "max_entries", "late_entry_until_round",
-    "check_in_required", "seed_method",
+    "check_in_required", "seed_method", "rated",
 ]  # fmt: skip
 
 
@@ -34,6 +34,11 @@ class TournamentInputSerializer(StrictSerializer, serializers.ModelSerializer):
     tiebreak_order = serializers.ListField(child=serializers.CharField(), required=False)
     match_length = serializers.IntegerField(min_value=1, max_value=99, required=False)
     groups = serializers.IntegerField(min_value=1, max_value=64, required=False)
+    rated = serializers.BooleanField(
+        required=False,
+        help_text="its matches count for the ratings; default: true when you may run rated "
+        "tournaments (staff, or the permission tournaments.run_rated_tournament)",
+    )
 
     class Meta:
         model = Tournament

@@ -91,6 +91,7 @@ def match_open(tournament: Tournament, tournament_match: TournamentMatch) -> Mat
         mode=tournament.match_mode,
         tournament_slot=f"tournament-{tournament.pk}",
         start=False,
+        rated=tournament.rated,
     )
     if match.organiser_id is None:  # the organiser plays in it: still the one who may forfeit
         match.organiser = organiser

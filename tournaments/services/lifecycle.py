@@ -27,8 +27,13 @@ def tournament_create(
     *, user: Any, organisers: list[Any] | None = None, **fields: Any
 ) -> Tournament:
     """Create a draft tournament; ``user`` is its first organiser. Options are checked by the
-    engine, the tie-break order against the known tie-breaks."""
+    engine, the tie-break order against the known tie-breaks. It is rated (its matches count
+    for the ratings) when ``user`` may run rated tournaments, unless ``rated`` says False;
+    anyone else's tournament is a friendly one."""
     _check_fields(fields)
+    if fields.get("rated") is None:
+        fields["rated"] = selectors.may_run_rated(user)
+    _check_rated(user, fields)
     with transaction.atomic(), set_actor(user):
         tournament = Tournament.objects.create(created_by=user, **fields)
         tournament.organisers.add(user, *(organisers or []))
@@ -39,6 +44,7 @@ def tournament_create(
 def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> Tournament:
     """Change settings while the tournament is a draft or open for registration."""
     _check_fields(fields)
+    _check_rated(user, fields)
     with organiser_action(tournament, user) as tournament:
         check_status(tournament, *EDITABLE)
         before = {name: getattr(tournament, name) for name in fields}
@@ -47,6 +53,14 @@ def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> To
         tournament.save()
         audit(tournament, user, "update", **{n: (before[n], fields[n]) for n in fields})
     return tournament
+
+
+def _check_rated(user: Any, fields: Mapping[str, Any]) -> None:
+    if fields.get("rated") and not selectors.may_run_rated(user):
+        raise NotAllowedError(
+            "only staff and organisers given the permission to run rated tournaments may make "
+            "a tournament rated"
+        )
 
 
 def _check_fields(fields: Mapping[str, Any]) -> None:

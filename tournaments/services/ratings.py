@@ -1,8 +1,10 @@
 """FIBS ratings: every finished match (overall, variant "") and, per variant, every single game
 is rated in the order the results came in, with a history row per player and result.
 
-Order: matches by their end (the last game's ``finished_at``, else ``updated_at``) then pk;
-games by ``finished_at`` then pk, each variant on its own. Forfeits are not rated.
+Only rated matches count (``Match.rated``: both players agreed to the match, or staff or a
+rated tournament entered it; README, "Trust"), with their games. Order: matches by their end
+(the last game's ``finished_at``, else ``updated_at``) then pk; games by ``finished_at`` then
+pk, each variant on its own. Forfeits are not rated.
 
 Two ways to get there, with identical results:
 
@@ -165,7 +167,9 @@ def _stored(variant: str, players: set[int]) -> Standing:
 
 
 def _match_outcomes(unrated: bool = False) -> list[Outcome]:
-    matches = Match.objects.filter(status=Match.Status.FINISHED, winner__isnull=False)
+    matches = Match.objects.filter(
+        status=Match.Status.FINISHED, winner__isnull=False, rated=True
+    )
     if unrated:
         rows = RatingHistory.objects.filter(match=OuterRef("pk"), variant="")
         matches = matches.exclude(Exists(rows))
@@ -186,7 +190,9 @@ def _match_outcomes(unrated: bool = False) -> list[Outcome]:
 
 
 def _game_outcomes(unrated: bool = False) -> dict[str, list[Outcome]]:
-    games = Game.objects.filter(status=Game.Status.FINISHED, result_winner__isnull=False)
+    games = Game.objects.filter(
+        status=Game.Status.FINISHED, result_winner__isnull=False, match__rated=True
+    )
     if unrated:
         games = games.exclude(Exists(RatingHistory.objects.filter(game=OuterRef("pk"))))
     games = games.select_related("match").order_by("finished_at", "pk")

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from rest_framework.authtoken.models import Token
@@ -28,12 +29,13 @@ DEMO_PLAYERS = [
     ("elena", "Elena Kostova", "MK"),
 ]
 DEMO_ORGANISER = "organiser"
+RATED_ORGANISERS = "Rated tournament organisers"
 
 
 class Command(BaseCommand):
     help = (
         "Create demo players (password 'tabla-demo'), a finished match, one in progress, and "
-        "two club tournaments (single elimination and Swiss) run by the user 'organiser'."
+        "two rated club tournaments (single elimination and Swiss) run by the user 'organiser'."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -43,6 +45,7 @@ class Command(BaseCommand):
         else:
             self._matches(players[:4])
         organiser = self._user(DEMO_ORGANISER)
+        organiser.groups.add(self._rated_organisers())
         for tournament in demo_tournaments(organiser=organiser, players=players):
             self.stdout.write(
                 f"tournament {tournament.pk}: {tournament.name} ({tournament.format})"
@@ -60,6 +63,12 @@ class Command(BaseCommand):
             user=user, defaults={"display_name": name, "country": country, "club": club}
         )
         return player
+
+    def _rated_organisers(self) -> Group:
+        """The group staff put a club's trusted organisers in: they run rated tournaments."""
+        group, _ = Group.objects.get_or_create(name=RATED_ORGANISERS)
+        group.permissions.add(Permission.objects.get(codename="run_rated_tournament"))
+        return group
 
     def _user(self, username: str) -> Any:
         user, created = get_user_model().objects.get_or_create(username=username)

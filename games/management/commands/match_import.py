@@ -17,6 +17,11 @@ class Command(BaseCommand):
         parser.add_argument("path", type=Path)
         parser.add_argument("player_one", type=int)
         parser.add_argument("player_two", type=int)
+        parser.add_argument(
+            "--rated",
+            action="store_true",
+            help="count the match for the ratings (the operator vouches for it; default: unrated)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         players = Player.objects.in_bulk([options["player_one"], options["player_two"]])
@@ -28,6 +33,7 @@ class Command(BaseCommand):
                 creator=None,
                 player_one=players[options["player_one"]],
                 player_two=players[options["player_two"]],
+                rated=options["rated"],
             )
         except (GameServiceError, ValueError) as error:
             raise CommandError(str(error)) from None
