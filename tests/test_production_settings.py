@@ -115,7 +115,7 @@ def test_deploy_check_is_clean_with_the_readme_variables():
     """What .ci/run runs: `check --deploy --fail-level WARNING` under production settings, with
     the README's production variables and no database running."""
     env = {**os.environ, **ENV, "DJANGO_SETTINGS_MODULE": "config.settings.production"}
-    for name in FLAGS:
+    for name in [*FLAGS, "DJANGO_ALLOW_ASYNC_UNSAFE"]:  # the latter set by tests/web/conftest.py
         env.pop(name, None)
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
