@@ -1,7 +1,11 @@
 """Admin registrations for matches, games, turns and result reports (turns are read-only)."""
 
+from typing import Any
+
 from django.contrib import admin
+from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
+from django.utils.translation import gettext, gettext_lazy
 
 from games.models import Game, Match, ResultReport, Turn
 
@@ -16,7 +20,23 @@ class MatchAdmin(admin.ModelAdmin):
 class GameAdmin(admin.ModelAdmin):
     list_display = ["id", "match", "number", "variant", "status", "ply"]
     list_filter = ["variant", "status"]
-    exclude = ["seed"]  # secret until the game is over; the dice-proof endpoint reveals it
+    # The seed is secret until the game is over (the dice-proof endpoint reveals it then): it is
+    # never a form field, a column, a search field or a sort key, and query-string lookups on it
+    # (?seed__startswith=a, which Django's admin allows for any local field) are refused, so a
+    # staff user cannot recover a running game's seed a digit at a time.
+    exclude = ["seed"]
+    readonly_fields = ["revealed_seed"]
+
+    def lookup_allowed(self, lookup: str, value: Any, request: HttpRequest | None = None) -> bool:
+        if lookup.split(LOOKUP_SEP)[0] == "seed":
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+    @admin.display(description=gettext_lazy("seed"))
+    def revealed_seed(self, game: Game) -> str:
+        if game.seed_revealed:
+            return game.seed
+        return gettext("hidden until the game is over")
 
 
 @admin.register(Turn)

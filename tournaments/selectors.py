@@ -191,7 +191,22 @@ CSV_FIELDS = ["section", "rank", "player", "player_id", "seed", "played", "match
               "byes", "forfeits"]  # fmt: skip
 
 
+# A text cell that starts with one of these is read as a formula by spreadsheet programs
+# (OWASP "CSV injection"); tab and carriage return are on OWASP's list too.
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A text cell that a spreadsheet would run as a formula gets a leading apostrophe, so it
+    shows as the text it is. Only text is touched: numbers the code writes itself (a negative
+    point_diff) stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
+        return "'" + value
+    return value
+
+
 def standings_csv(tournament: Tournament) -> str:
+    """The stored standings as CSV, text cells made safe for spreadsheets (spreadsheet_safe)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_FIELDS)
@@ -201,7 +216,9 @@ def standings_csv(tournament: Tournament) -> str:
             "player_id": row.entry.player_id,
             "seed": row.entry.seed,
         }
-        writer.writerow([values.get(f, getattr(row, f, None)) for f in CSV_FIELDS])
+        writer.writerow(
+            [spreadsheet_safe(values.get(f, getattr(row, f, None))) for f in CSV_FIELDS]
+        )
     return out.getvalue()
 
 

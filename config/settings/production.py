@@ -1,14 +1,19 @@
-"""Production: DEBUG off; SECRET_KEY and DATABASE_URL must come from the environment."""
+"""Production: DEBUG off; SECRET_KEY, DATABASE_URL and ALLOWED_HOSTS must come from the
+environment, and HTTPS (redirect, HSTS, secure cookies) is on unless turned off."""
 
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *
+from .guards import require_allowed_hosts, require_strong_secret_key
 
 DEBUG = False
 
+# Startup fails on a missing or weak key (Django's W009 criteria: under 50 characters, under 5
+# different ones, or "django-insecure-...") and on an empty ALLOWED_HOSTS.
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    raise ImproperlyConfigured("Set the SECRET_KEY environment variable for production.")
+require_strong_secret_key(SECRET_KEY)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
+require_allowed_hosts(ALLOWED_HOSTS)
 
 if not os.environ.get("DATABASE_URL"):
     raise ImproperlyConfigured("Set the DATABASE_URL environment variable for production.")
@@ -22,10 +27,21 @@ DATABASES = {
 # HTTPS. SECURE_COOKIES=0 only for a deployment that is served over plain HTTP.
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+# Plain HTTP is redirected to HTTPS and browsers are told (HSTS) to use HTTPS for a year, unless
+# SECURE_SSL_REDIRECT=0 / SECURE_HSTS_SECONDS=0. /healthz stays reachable over plain HTTP, for a
+# load balancer's health check.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 60 * 60)
+# Off by default: on an apex domain they would bind every other subdomain (and, preloaded, every
+# browser for months) to HTTPS, which is not this service's call. The deploy check's warnings
+# about them (security.W005, W021) are silenced while they are off.
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SILENCED_SYSTEM_CHECKS = [
+    *(["security.W005"] if not SECURE_HSTS_INCLUDE_SUBDOMAINS else []),
+    *(["security.W021"] if not SECURE_HSTS_PRELOAD else []),
+]
 if env_bool("TRUST_X_FORWARDED_PROTO", False):
     # Only behind a proxy that always sets X-Forwarded-Proto itself.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

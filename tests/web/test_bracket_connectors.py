@@ -77,8 +77,8 @@ def test_double_elimination_connectors(
     page.set_viewport_size({"width": 1280, "height": 900})
     page.evaluate("document.querySelectorAll('.bracket-lines').forEach(s => s.dataset.old = 1)")
     play(api, pk, 2)
-    page.wait_for_function(
-        "document.querySelector('.bracket-lines') && !document.querySelector('[data-old]')"
+    page.wait_for_function(  # a function, not an expression: the page's CSP forbids eval
+        "() => document.querySelector('.bracket-lines') && !document.querySelector('[data-old]')"
     )
     after = assert_connectors(page, pk)
     assert sum(s["onPath"] for s in after) >= 1

