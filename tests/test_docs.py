@@ -285,12 +285,24 @@ def test_citation_check_accepts_existing_sections(citation):
         ("docs/rules.md Case 24", "no heading 'Case 24'"),
         ("docs/conventions.md, test layer 5", "no heading 'Layer 5'"),
         ("docs/engine.md §1", "docs/engine.md does not exist"),
-        ("RULES.md §6.8", "no heading '§6.8' in docs/rules.md"),
     ],
 )
 def test_citation_check_reports_missing_sections(citation, why):
     problems = citation_problems(citation, REPO / "games" / "x.py")
     assert len(problems) == 1 and why in problems[0], problems
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="until the former RULES.md/STYLE.md citations are rewritten as docs/ citations; "
+    "then remove this mark and empty LEGACY_NAMES",
+)
+def test_no_citation_names_the_former_specification_files():
+    legacy = re.compile(r"(?<![\w./-])(?:RULES|STYLE)\.md\b")
+    citing = [
+        str(path.relative_to(REPO)) for path in citing_files() if legacy.search(path.read_text())
+    ]
+    assert citing == []
 
 
 def test_every_option_and_preset_is_documented():
