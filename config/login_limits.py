@@ -30,7 +30,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.backends import BaseBackend
 from django.contrib.auth.signals import user_login_failed
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -147,9 +146,11 @@ def _username(credentials: dict[str, Any]) -> str | None:
     return username if isinstance(username, str) else None
 
 
-class LoginLimitBackend(BaseBackend):
+class LoginLimitBackend:
     """Authenticates no one: refuses (PermissionDenied stops authenticate() trying the next
-    backends) while the request's address or the username is over its limit."""
+    backends) while the request's address or the username is over its limit. It has no
+    get_user, so Django never picks it to keep a session (force_login takes the first backend
+    with one), and no permission methods."""
 
     def authenticate(self, request: Any, **credentials: Any) -> None:
         if request is None or credentials.get("password") is None:
