@@ -2,12 +2,14 @@
 
 ``CACHE_URL`` picks it (``cache_from_url``): ``redis://host:6379/2`` (also ``rediss://`` and
 ``unix://``) for Redis, needed when the web processes run on more than one machine;
-``file:///path`` for a directory; unset, a directory in the project (``.cache/django``, created on
-first use), which every process of this machine shares with no server and no setup step.
+``file:///path`` for a directory; unset, a directory every process of this machine shares with no
+server and no setup step (``default_cache_dir``, created on first use).
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,19 @@ def cache_from_url(url: str, default_dir: Path) -> dict[str, Any]:
     raise ImproperlyConfigured(
         f"CACHE_URL {url!r}: expected redis://, rediss://, unix:// or file:///path"
     )
+
+
+def default_cache_dir(project_dir: Path) -> Path:
+    """In RAM where Linux offers it (/dev/shm), else ``.cache/django`` in the project.
+
+    Each cache write replaces a file, and ext4 writes a replaced file's data out at the rename:
+    a throttle's read and write took 0.65 to 1.6 ms on this project's disk, 0.15 ms in /dev/shm,
+    and DRF's throttles write on every API request. The name is per user and per checkout."""
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK):
+        checkout = hashlib.sha256(str(project_dir).encode()).hexdigest()[:12]
+        return shm / f"tabla-cache-{os.getuid()}-{checkout}"
+    return project_dir / ".cache" / "django"
 
 
 def file_cache(directory: Path) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle
 
 from config import login_limits
-from config.cache import cache_from_url
+from config.cache import cache_from_url, default_cache_dir
 from config.login_limits import Limit, account_key, client_address, retry_after, with_failure
 from tests.games.factories import UserFactory
 
@@ -234,13 +234,23 @@ def test_the_non_test_settings_default_to_a_cache_shared_by_processes():
     for line in run_settings(show, **env).splitlines():
         cache = json.loads(line)
         assert cache["BACKEND"] == "config.cache.FileCache"
-        assert cache["LOCATION"] == str(ROOT / ".cache" / "django")
+        assert cache["LOCATION"] == str(default_cache_dir(ROOT))
     output = run_settings(show, CACHE_URL="redis://127.0.0.1:6379/2", **env)
     redis = json.loads(output.splitlines()[0])
     assert redis == {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": "redis://127.0.0.1:6379/2",
     }
+
+
+def test_the_default_cache_dir_is_in_ram_if_linux_offers_it_else_in_the_project(monkeypatch):
+    project = Path("/srv/tabla")
+    in_ram = default_cache_dir(project)
+    if Path("/dev/shm").is_dir():
+        assert in_ram.parent == Path("/dev/shm") and in_ram.name.startswith("tabla-cache-")
+        assert default_cache_dir(Path("/srv/other")) != in_ram
+    monkeypatch.setattr("config.cache.os.access", lambda path, mode: False)
+    assert default_cache_dir(project) == project / ".cache" / "django"
 
 
 def test_cache_url_forms():

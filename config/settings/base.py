@@ -5,7 +5,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from config.cache import cache_from_url
+from config.cache import cache_from_url, default_cache_dir
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -165,11 +165,9 @@ REST_FRAMEWORK = {
 }
 
 # Shared cache, login limits and the client address (config/cache.py, config/login_limits.py).
-# CACHE_URL: redis://host:6379/2 (rediss://, unix://) or file:///path; unset, the directory
-# .cache/django in the project, shared by every process of this machine.
-CACHES = {
-    "default": cache_from_url(os.environ.get("CACHE_URL", ""), BASE_DIR / ".cache" / "django"),
-}
+# CACHE_URL: redis://host:6379/2 (rediss://, unix://) or file:///path; unset, a directory in
+# /dev/shm (else .cache/django in the project), shared by every process of this machine.
+CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", ""), default_cache_dir(BASE_DIR))}
 # Failed password log-ins allowed per client address and per account (username) in a sliding
 # window; past that 429 with Retry-After, before the password is hashed. 0 failures: no limit.
 LOGIN_LIMIT_IP_FAILURES = env_int("LOGIN_LIMIT_IP_FAILURES", 20)
