@@ -7,7 +7,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from config.views import TokenView, healthz
+from config.views import LoginView, TokenView, healthz
 
 docs_view = csp_update({"style-src": ["'unsafe-inline'"]})(
     SpectacularSwaggerSplitView.as_view(url_name="schema")
@@ -27,7 +27,7 @@ urlpatterns = [
     path("api/v1/auth/token/", TokenView.as_view(), name="auth-token"),
     path("api/v1/", include("games.api.urls", namespace="games")),
     path("api/v1/", include("tournaments.api.urls", namespace="tournaments")),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("tournaments/", include("tournaments.urls", namespace="tournaments_web")),

@@ -1,5 +1,10 @@
 """Operational views that sit outside the versioned API, and the site's 404 and 500 handlers."""
 
+import math
+from typing import Any
+
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
@@ -10,6 +15,14 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import Throttled, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+
+from config import login_limits
+
+LOGIN_REFUSED = "Too many failed log-in attempts from this address or for this account."
 
 
 @require_safe
@@ -29,10 +42,39 @@ def healthz(request: HttpRequest) -> JsonResponse:
     responses={
         200: inline_serializer("AuthTokenResponse", {"token": serializers.CharField()}),
         400: OpenApiTypes.OBJECT,
+        429: OpenApiTypes.OBJECT,
     },
 )
 class TokenView(ObtainAuthToken):
-    """POST username and password, get the API token for `Authorization: Token <key>`."""
+    """POST username and password, get the API token for `Authorization: Token <key>`.
+
+    429 with Retry-After past the failed-login limits (config/login_limits.py), and the usual
+    anonymous rate (DRF's ObtainAuthToken sets no throttle)."""
+
+    throttle_classes = api_settings.DEFAULT_THROTTLE_CLASSES
+
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        try:
+            return super().post(request, *args, **kwargs)
+        except ValidationError:
+            seconds = login_limits.refused_for(request)
+            if seconds:
+                raise Throttled(wait=seconds, detail=LOGIN_REFUSED) from None
+            raise
+
+
+class LoginView(auth_views.LoginView):
+    """The web log-in form; past the failed-login limits it answers 429 with Retry-After and
+    says so on the form."""
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        seconds = login_limits.refused_for(self.request)
+        if not seconds:
+            return super().form_invalid(form)
+        context = self.get_context_data(form=form, retry_minutes=math.ceil(seconds / 60))
+        response = self.render_to_response(context, status=429)
+        response["Retry-After"] = str(seconds)
+        return response
 
 
 def _is_api(request: HttpRequest) -> bool:

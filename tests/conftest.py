@@ -15,6 +15,18 @@ def api_client() -> Any:
     return APIClient()
 
 
+@pytest.fixture(autouse=True)
+def _clear_cache() -> None:
+    """Each test starts with an empty cache: no throttle history or login failures of another."""
+    try:
+        from django.conf import settings
+        from django.core.cache import cache
+    except ImportError:  # the engine tests without Django
+        return
+    if settings.configured:
+        cache.clear()
+
+
 def pytest_report_header(config: pytest.Config) -> str:
     """Name the database in the header, so a run on PostgreSQL can be told from one on SQLite."""
     from django.conf import settings

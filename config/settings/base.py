@@ -5,6 +5,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from config.cache import cache_from_url, default_cache_dir
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
@@ -161,6 +163,26 @@ REST_FRAMEWORK = {
     },
     "EXCEPTION_HANDLER": "games.api.exceptions.exception_handler",
 }
+
+# Shared cache, login limits and the client address (config/cache.py, config/login_limits.py).
+# CACHE_URL: redis://host:6379/2 (rediss://, unix://) or file:///path; unset, a directory in
+# /dev/shm (else .cache/django in the project), shared by every process of this machine.
+CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", ""), default_cache_dir(BASE_DIR))}
+# Failed password log-ins allowed per client address and per account (username) in a sliding
+# window; past that 429 with Retry-After, before the password is hashed. 0 failures: no limit.
+LOGIN_LIMIT_IP_FAILURES = env_int("LOGIN_LIMIT_IP_FAILURES", 20)
+LOGIN_LIMIT_IP_SECONDS = env_int("LOGIN_LIMIT_IP_SECONDS", 10 * 60)
+LOGIN_LIMIT_ACCOUNT_FAILURES = env_int("LOGIN_LIMIT_ACCOUNT_FAILURES", 10)
+LOGIN_LIMIT_ACCOUNT_SECONDS = env_int("LOGIN_LIMIT_ACCOUNT_SECONDS", 15 * 60)
+AUTHENTICATION_BACKENDS = [
+    "config.login_limits.LoginLimitBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# The client is REMOTE_ADDR, unless TRUST_X_FORWARDED_FOR=N names the number of proxies in front
+# that append to X-Forwarded-For: then the Nth address from its right. Login limits and DRF's
+# throttles (NUM_PROXIES) use the same rule; DRF would otherwise believe the client's header.
+TRUST_X_FORWARDED_FOR = env_int("TRUST_X_FORWARDED_FOR", 0)
+REST_FRAMEWORK["NUM_PROXIES"] = TRUST_X_FORWARDED_FOR
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tabla API",

@@ -23,5 +23,9 @@ REST_FRAMEWORK = {
     },
 }
 
+# One cache per test process (config/cache.py's shared default is tested on its own); tests/
+# conftest.py clears it before each test, so no test sees another's login failures.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 # Serve static files through the finders, so tests need no collectstatic.
 WHITENOISE_AUTOREFRESH = True

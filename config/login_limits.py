@@ -1,0 +1,174 @@
+"""Failed-login limits per client address and per account, counted in the shared cache.
+
+Every password log-in (the API token at /api/v1/auth/token/, the web form at /accounts/login/,
+the admin's) goes through django.contrib.auth's ``authenticate()``. ``LoginLimitBackend`` comes
+first in AUTHENTICATION_BACKENDS: while the address or the account is over its limit it refuses at
+once, before ModelBackend looks the user up and hashes the password, so a refused attempt costs
+one cache read. Each failure that was checked (the ``user_login_failed`` signal) is counted for
+the address and for the account: ``LOGIN_LIMIT_IP_FAILURES`` failures in
+``LOGIN_LIMIT_IP_SECONDS``, ``LOGIN_LIMIT_ACCOUNT_FAILURES`` in ``LOGIN_LIMIT_ACCOUNT_SECONDS``
+(0 failures turns a limit off). Successful log-ins are not counted, and refused attempts are not
+counted either, so a limit lifts at the latest one window after the last failure it let through.
+
+The window slides: the cache keeps, per key, the times of the last N failures. Accounts are keyed
+by the submitted username, NFKC-normalised and case-folded; addresses by ``client_address``
+(IPv6 by its /64, which one client usually holds whole). Reads and writes are not atomic, so
+attempts in flight at the same moment in several workers may each pass one check: the overshoot
+is at most the number of concurrent requests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import math
+import time
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_login_failed
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
+
+clock = time.time  # tests replace it to let a window pass
+REFUSED_ATTR = "login_limit_retry_after"
+
+
+@dataclass(frozen=True)
+class Limit:
+    failures: int  # allowed in a window; 0: no limit
+    seconds: int
+
+
+# Pure logic
+
+
+def retry_after(stamps: Sequence[float], now: float, limit: Limit) -> int:
+    """Seconds until this limit lets one more attempt through; 0: it does now."""
+    if limit.failures <= 0:
+        return 0
+    recent = sorted(t for t in stamps if t > now - limit.seconds)
+    if len(recent) < limit.failures:
+        return 0
+    oldest = recent[len(recent) - limit.failures]
+    return max(1, math.ceil(oldest + limit.seconds - now))
+
+
+def with_failure(stamps: Sequence[float], now: float, limit: Limit) -> list[float]:
+    """The stamps to keep after a failure at `now`: the last `failures` ones in the window."""
+    recent = sorted(t for t in stamps if t > now - limit.seconds)
+    recent.append(now)
+    return recent[-limit.failures :]
+
+
+def client_address(remote_addr: str, forwarded_for: str, trusted_proxies: int) -> str:
+    """REMOTE_ADDR; with `trusted_proxies` > 0, the address that many entries from the right of
+    X-Forwarded-For (the one our nearest proxy saw; entries further left are the client's word),
+    as DRF's NUM_PROXIES picks it. An IPv6 address stands for its /64."""
+    address = remote_addr
+    if trusted_proxies > 0 and forwarded_for:
+        entries = [entry.strip() for entry in forwarded_for.split(",") if entry.strip()]
+        if entries:
+            address = entries[-min(trusted_proxies, len(entries))]
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address or "unknown"
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def account_key(username: str) -> str:
+    normal = unicodedata.normalize("NFKC", username).casefold().strip()
+    return hashlib.sha256(normal.encode()).hexdigest()
+
+
+# Django around it
+
+
+def ip_limit() -> Limit:
+    return Limit(settings.LOGIN_LIMIT_IP_FAILURES, settings.LOGIN_LIMIT_IP_SECONDS)
+
+
+def account_limit() -> Limit:
+    return Limit(settings.LOGIN_LIMIT_ACCOUNT_FAILURES, settings.LOGIN_LIMIT_ACCOUNT_SECONDS)
+
+
+def _http_request(request: Any) -> HttpRequest:
+    """Django's request, also under a DRF Request (which authenticate() is given by DRF)."""
+    return getattr(request, "_request", request)
+
+
+def _limits(request: Any, username: str | None) -> list[tuple[str, Limit]]:
+    meta = _http_request(request).META
+    address = client_address(
+        meta.get("REMOTE_ADDR", ""),
+        meta.get("HTTP_X_FORWARDED_FOR", ""),
+        settings.TRUST_X_FORWARDED_FOR,
+    )
+    limits = [(f"login-failures:ip:{address}", ip_limit())]
+    if username:
+        limits.append((f"login-failures:account:{account_key(username)}", account_limit()))
+    return [(key, limit) for key, limit in limits if limit.failures > 0]
+
+
+def seconds_blocked(request: Any, username: str | None) -> int:
+    """Seconds until an attempt from this request's address for this username may be checked."""
+    limits = _limits(request, username)
+    if not limits:
+        return 0
+    stored = cache.get_many([key for key, _ in limits])
+    now = clock()
+    return max(retry_after(stored.get(key, ()), now, limit) for key, limit in limits)
+
+
+def record_failure(request: Any, username: str | None) -> None:
+    now = clock()
+    for key, limit in _limits(request, username):
+        cache.set(key, with_failure(cache.get(key, ()), now, limit), limit.seconds)
+
+
+def refused_for(request: Any) -> int:
+    """Seconds to wait, if authenticate() refused this request because of a limit; else 0."""
+    return int(getattr(_http_request(request), REFUSED_ATTR, 0))
+
+
+def _username(credentials: dict[str, Any]) -> str | None:
+    username = credentials.get("username", credentials.get(get_user_model().USERNAME_FIELD))
+    return username if isinstance(username, str) else None
+
+
+class LoginLimitBackend:
+    """Authenticates no one: refuses (PermissionDenied stops authenticate() trying the next
+    backends) while the request's address or the username is over its limit. It has no
+    get_user, so Django never picks it to keep a session (force_login takes the first backend
+    with one), and no permission methods."""
+
+    def authenticate(self, request: Any, **credentials: Any) -> None:
+        if request is None or credentials.get("password") is None:
+            return None
+        seconds = seconds_blocked(request, _username(credentials))
+        if seconds:
+            setattr(_http_request(request), REFUSED_ATTR, seconds)
+            raise PermissionDenied
+        return None
+
+
+def count_failure(
+    sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any
+) -> None:
+    """user_login_failed: count a failure that was checked (not one the limits refused)."""
+    if request is None or refused_for(request) or "password" not in credentials:
+        return
+    record_failure(request, _username(credentials))
+
+
+user_login_failed.connect(count_failure, dispatch_uid="tabla-count-login-failure")
