@@ -9,14 +9,20 @@ server and no setup step (``default_cache_dir``, created on first use).
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import random
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.filebased import FileBasedCache
+from django.core.cache.backends.redis import RedisCache
 from django.core.exceptions import ImproperlyConfigured
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
 
 REDIS_SCHEMES = {"redis", "rediss", "unix"}
 FILE_MAX_ENTRIES = 3000
@@ -30,7 +36,7 @@ def cache_from_url(url: str, default_dir: Path) -> dict[str, Any]:
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
     if scheme in REDIS_SCHEMES:
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        return {"BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": url}
     if scheme == "file":
         if parts.netloc not in {"", "localhost"} or not parts.path.startswith("/"):
             raise ImproperlyConfigured(f"CACHE_URL {url!r}: give an absolute path, file:///...")
@@ -72,3 +78,48 @@ class FileCache(FileBasedCache):
     def _cull(self) -> None:
         if random.randrange(self.CULL_EVERY) == 0:
             super()._cull()
+
+
+class FailOpenRedisCache(RedisCache):
+    """Django's Redis cache that lets requests through while Redis is unreachable: a read
+    answers its default (no count, so no throttle or login limit applies), a write is dropped,
+    and a warning is logged. The cache only holds throttle and login-limit counts, and a Redis
+    outage must not turn every API request into a 500; the limits come back with Redis."""
+
+    def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        try:
+            return super().get(key, default, version)
+        except RedisError as error:
+            logger.warning("cache unreachable, read skipped: %s", error)
+            return default
+
+    def get_many(self, keys: Any, version: int | None = None) -> dict[Any, Any]:
+        try:
+            return dict(super().get_many(keys, version))
+        except RedisError as error:
+            logger.warning("cache unreachable, read skipped: %s", error)
+            return {}
+
+    def set(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
+    ) -> None:
+        try:
+            super().set(key, value, timeout, version)
+        except RedisError as error:
+            logger.warning("cache unreachable, write dropped: %s", error)
+
+    def add(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
+    ) -> bool:
+        try:
+            return bool(super().add(key, value, timeout, version))
+        except RedisError as error:
+            logger.warning("cache unreachable, write dropped: %s", error)
+            return False
+
+    def delete(self, key: Any, version: int | None = None) -> bool:
+        try:
+            return bool(super().delete(key, version))
+        except RedisError as error:
+            logger.warning("cache unreachable, delete dropped: %s", error)
+            return False

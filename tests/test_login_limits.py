@@ -230,7 +230,11 @@ def test_the_non_test_settings_default_to_a_cache_shared_by_processes():
         "for name in ('config.settings.local', 'config.settings.production'):\n"
         "    print(json.dumps(importlib.import_module(name).CACHES['default']))\n"
     )
-    env = {"SECRET_KEY": "x", "DATABASE_URL": "sqlite:////tmp/unused.sqlite3"}
+    env = {
+        "SECRET_KEY": "a-strong-test-key-" + "0123456789abcdefghijklmnopqrstuvwxyz",
+        "DATABASE_URL": "sqlite:////tmp/unused.sqlite3",
+        "ALLOWED_HOSTS": "tabla.example.org",
+    }
     for line in run_settings(show, **env).splitlines():
         cache = json.loads(line)
         assert cache["BACKEND"] == "config.cache.FileCache"
@@ -238,7 +242,7 @@ def test_the_non_test_settings_default_to_a_cache_shared_by_processes():
     output = run_settings(show, CACHE_URL="redis://127.0.0.1:6379/2", **env)
     redis = json.loads(output.splitlines()[0])
     assert redis == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "config.cache.FailOpenRedisCache",
         "LOCATION": "redis://127.0.0.1:6379/2",
     }
 
@@ -344,6 +348,19 @@ def test_login_limits_on_redis(alice, redis_url, settings):
     del caches["default"]  # another worker's client
     response = token_post("alice", "password", ip="10.0.0.2")
     assert response.status_code == 429 and int(response["Retry-After"]) > 0
+
+
+def test_with_redis_down_requests_go_through_unthrottled(alice, settings, monkeypatch):
+    """A Redis outage must not turn every throttled request into a 500: the counts are skipped
+    (the limits come back with Redis)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed = sock.getsockname()[1]
+    settings.CACHES = {"default": cache_from_url(f"redis://127.0.0.1:{closed}/0", Path("/x"))}
+    monkeypatch.setitem(AnonRateThrottle.THROTTLE_RATES, "anon", "2/minute")
+    assert token_post("alice", "wrong").status_code == 400
+    assert token_post("alice", "password").status_code == 200
+    assert Client().get(reverse("games:match-list")).status_code == 200
 
 
 def test_force_login_and_sessions_still_use_model_backend(alice):
