@@ -10,6 +10,7 @@ from config.views import TokenView, healthz
 
 handler404 = "config.views.not_found"
 handler500 = "config.views.server_error"
+handler400 = "config.views.bad_request"  # JSON under /api/
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from games.engine import Options
@@ -105,6 +105,7 @@ KEYS = st.sampled_from([*Options().to_json(), "preset", "unknown"]) | st.text(ma
 
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.dictionaries(KEYS, JSON_VALUES | st.sampled_from(["none", "tabla", "off", "per_game"])))
+@example({"match_length": 10**6, "preset": "greek_tavli"})
 def test_from_json_raises_only_invalid_options(data: dict[str, Any]) -> None:
     try:
         options = Options.from_json(data)
