@@ -128,6 +128,8 @@ def _shown(value: Any) -> str:
         text = repr(value)
     except ValueError:  # an integer past Python's digit limit for str()
         return "a very large number"
+    except RecursionError:
+        return "a deeply nested value"
     return text if len(text) <= 60 else text[:57] + "..."
 
 

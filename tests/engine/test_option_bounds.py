@@ -81,6 +81,16 @@ def test_a_huge_bad_value_is_quoted_short() -> None:
     assert len(str(error.value)) < 200
 
 
+def test_a_value_too_deep_or_too_long_to_show_is_still_an_options_error() -> None:
+    deep: Any = "tabla"
+    for _ in range(100_000):
+        deep = [deep]
+    with pytest.raises(InvalidOptionsError, match="a deeply nested value"):
+        Options.from_json({"cube": deep})
+    with pytest.raises(InvalidOptionsError, match="a very large number"):
+        Options.from_json({"match_length": 10**5000})
+
+
 def test_every_option_field_has_a_bound_checked_here() -> None:
     """A new field of Options needs a bound (and a case above): from_json must refuse a value
     far out of range for every field."""

@@ -6,6 +6,7 @@ the OpenAPI schema tells which take a body."""
 
 from __future__ import annotations
 
+import doctest
 import json
 import re
 from typing import Any
@@ -17,7 +18,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from games import services
+from games import jsonlimits, services
 from games.api.serializers import MAX_ID
 from games.engine import Options
 from games.engine.options import _CHOICES as CHOICES
@@ -106,6 +107,13 @@ def staff_client(world) -> APIClient:
     client = APIClient()
     client.force_authenticate(user=get_user_model().objects.get(pk=world["user"]))
     return client
+
+
+def test_jsonlimits_examples() -> None:
+    assert doctest.testmod(jsonlimits).failed == 0
+    jsonlimits.check_depth({"a": [{"b": 1}] * 1000}, limit=3)  # wide is fine
+    with pytest.raises(jsonlimits.JSONTooDeepError):
+        jsonlimits.check_depth({"a": [{"b": [1]}]}, limit=3)
 
 
 def test_the_endpoints_are_collected_from_the_urlconf() -> None:
