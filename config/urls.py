@@ -15,6 +15,7 @@ docs_view = csp_update({"style-src": ["'unsafe-inline'"]})(
 
 handler404 = "config.views.not_found"
 handler500 = "config.views.server_error"
+handler400 = "config.views.bad_request"  # JSON under /api/
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -9,6 +9,7 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
 from django.template import loader
+from django.views import defaults
 from django.views.decorators.http import require_safe
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -21,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from config import login_limits
+from games.api.exceptions import request_limit_error
 
 LOGIN_REFUSED = "Too many failed log-in attempts from this address or for this account."
 
@@ -52,6 +54,8 @@ class TokenView(ObtainAuthToken):
     anonymous rate (DRF's ObtainAuthToken sets no throttle)."""
 
     throttle_classes = api_settings.DEFAULT_THROTTLE_CLASSES
+    # The API's parsers (ObtainAuthToken names DRF's own), so the JSON nesting bound holds here.
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
 
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         try:
@@ -87,6 +91,16 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     if _is_api(request):
         return JsonResponse({"detail": "Not found."}, status=404)
     return render(request, "404.html", status=404)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """400 for what Django refuses outside a view's own error handling (e.g. a body over
+    DATA_UPLOAD_MAX_MEMORY_SIZE read by a middleware): JSON under /api/ (413 for a too large
+    body, as the API's views answer it), else Django's page."""
+    if _is_api(request):
+        code, detail = request_limit_error(exception) or (400, "Bad request.")
+        return JsonResponse({"detail": detail}, status=code)
+    return defaults.bad_request(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

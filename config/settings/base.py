@@ -162,6 +162,13 @@ REST_FRAMEWORK = {
         "writes": os.environ.get("THROTTLE_RATE_WRITES", "240/minute"),
     },
     "EXCEPTION_HANDLER": "games.api.exceptions.exception_handler",
+    # Input limits: JSON bodies nested deeper than games.jsonlimits.MAX_JSON_DEPTH are a 400
+    # (not a RecursionError); bodies over DATA_UPLOAD_MAX_MEMORY_SIZE a JSON 413.
+    "DEFAULT_PARSER_CLASSES": [
+        "games.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 
 # Shared cache, login limits and the client address (config/cache.py, config/login_limits.py).

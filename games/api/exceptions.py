@@ -1,7 +1,10 @@
 """Turns service and engine errors into JSON responses with a clear message, never a 500."""
 
+import logging
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import OperationalError
 from rest_framework import status
 from rest_framework.response import Response
@@ -18,11 +21,34 @@ STATUS_FOR = (
 )
 
 
+def request_limit_error(exc: BaseException | None) -> tuple[int, str] | None:
+    """Status and message for Django's request limits: 413 for a body over
+    DATA_UPLOAD_MAX_MEMORY_SIZE, 400 for a form with more fields or files than
+    DATA_UPLOAD_MAX_NUMBER_FIELDS / _FILES. Django raises these while the body is read and would
+    otherwise answer its HTML 400 page; None for any other exception."""
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return 413, f"the request body is larger than the limit of {limit} bytes"
+    if isinstance(exc, TooManyFieldsSent):
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+        return 400, f"the form has more than the limit of {limit} fields"
+    if isinstance(exc, TooManyFilesSent):
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FILES
+        return 400, f"the form has more than the limit of {limit} files"
+    return None
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler, plus: 403 not allowed, 409 conflict, 400 invalid input or engine error,
     503 (retry) when the database could not complete the request: a deadlock or lock timeout
     between concurrent writes, or the database unreachable. The request's transaction was rolled
-    back, so retrying is safe; a stale ``ply`` then answers 409."""
+    back, so retrying is safe; a stale ``ply`` then answers 409. Request size limits: see
+    request_limit_error."""
+    limited = request_limit_error(exc)
+    if limited is not None:
+        code, detail = limited
+        logging.getLogger(f"django.security.{type(exc).__name__}").warning(str(exc))
+        return Response({"detail": detail}, status=code)
     for error_class, code in STATUS_FOR:
         if isinstance(exc, error_class):
             return Response({"detail": str(exc)}, status=code)

@@ -3,11 +3,17 @@
 import django_filters
 from django.db.models import Q, QuerySet
 
+from games.api.serializers import MAX_ID
 from games.models import Match
 
 
 class MatchFilter(django_filters.FilterSet):
-    player = django_filters.NumberFilter(method="filter_player", label="player id (either side)")
+    player = django_filters.NumberFilter(
+        method="filter_player",
+        label="player id (either side)",
+        min_value=1,
+        max_value=MAX_ID,  # SQLite cannot bind a larger integer
+    )
     status = django_filters.ChoiceFilter(choices=Match.Status.choices)
     tournament = django_filters.CharFilter(field_name="tournament_slot")
     mode = django_filters.ChoiceFilter(choices=Match.Mode.choices)

@@ -12,6 +12,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import selectors
+from games.engine.options import MAX_MATCH_LENGTH
 from games.models import Game, Match, ResultReport, Turn
 from tournaments.models import Player
 
@@ -92,6 +93,16 @@ class PlayerRefSerializer(serializers.ModelSerializer):
         return {"id": player.pk, "display_name": player.display_name}
 
 
+# The largest id an input may name: a 64-bit column's. PostgreSQL answers "no such row" for a
+# larger one, but SQLite cannot even bind it (OverflowError), so ids past it are a 400.
+MAX_ID = 2**63 - 1
+
+
+def id_field(**kwargs: Any) -> serializers.IntegerField:
+    """An integer id in an input (1..MAX_ID), for ids not checked by a PrimaryKeyRelatedField."""
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
 class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
@@ -102,7 +113,7 @@ class ErrorSerializer(serializers.Serializer):
 class MatchCreateSerializer(StrictSerializer):
     player_one = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     player_two = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    target_score = serializers.IntegerField(min_value=1, max_value=99, required=False)
+    target_score = serializers.IntegerField(min_value=1, max_value=MAX_MATCH_LENGTH, required=False)
     options = JSONObjectField(required=False, help_text="RULES.md §8 keys and/or a preset")
     mode = serializers.ChoiceField(
         choices=[Match.Mode.ONLINE, Match.Mode.OVER_THE_BOARD], default=Match.Mode.ONLINE

@@ -10,6 +10,13 @@ from .errors import InvalidOptionsError
 
 VARIANT_NAMES = ("tabla", "gul_bara", "tapa")
 
+# Bounds of the numeric options (see Options): a value outside is an InvalidOptionsError naming
+# the option and the range, so no request can ask for a match that never ends or a number that
+# does not fit a database column.
+MAX_MATCH_LENGTH = 99  # the same bound as a match's target_score
+MAX_CYCLE_LENGTH = 30  # games in one cycle; a cycle repeats, so a longer one adds nothing
+MAX_STUCK_LIMIT = 1000  # consecutive idle rolls; bulgarian_nit uses 100
+
 _CHOICES: dict[str, tuple[str, ...]] = {
     "opening_roll": ("reroll_both", "use_opening_dice"),
     "next_starter": ("previous_winner", "opening_roll"),
@@ -38,6 +45,17 @@ _BOOLEANS = (
 @dataclass(frozen=True, slots=True)
 class Options:
     """Every club switch of RULES.md §8; the defaults are the Macedonian match.
+
+    Bounds, checked by from_json (each violation an InvalidOptionsError naming the option and
+    the allowed values):
+
+    - ``match_length``: an integer 1..99 (MAX_MATCH_LENGTH, the bound of a match's
+      target_score);
+    - ``cycle``: a list of 1..30 games (MAX_CYCLE_LENGTH), each tabla, gul_bara or tapa or one
+      of their Greek and Turkish names (CYCLE_ALIASES);
+    - ``cascade_from_roll``: 1, 3 or 4;
+    - ``stuck_limit``: null ("none") or an integer 1..1000 (MAX_STUCK_LIMIT);
+    - the switches of _BOOLEANS: true or false; the others: one of the names in _CHOICES.
 
     >>> Options.from_json({"preset": "bulgarian_nit"}).tapa_tie
     'one_each'
@@ -76,13 +94,13 @@ class Options:
         if data is None:
             return DEFAULT_OPTIONS
         if not isinstance(data, Mapping):
-            raise InvalidOptionsError(f"options must be a JSON object, got {data!r}")
+            raise InvalidOptionsError(f"options must be a JSON object, got {_shown(data)}")
         base = DEFAULT_OPTIONS
         if "preset" in data:
             name = data["preset"]
             if not isinstance(name, str) or name not in PRESETS:
                 raise InvalidOptionsError(
-                    f"unknown preset {name!r}; expected one of {', '.join(sorted(PRESETS))}"
+                    f"unknown preset {_shown(name)}; expected one of {', '.join(sorted(PRESETS))}"
                 )
             base = PRESETS[name]
         known = {field.name for field in fields(cls)}
@@ -91,7 +109,7 @@ class Options:
             if key == "preset":
                 continue
             if key not in known:
-                raise InvalidOptionsError(f"unknown option {key!r}")
+                raise InvalidOptionsError(f"unknown option {_shown(key)}")
             changes[key] = _validated(key, value)
         return replace(base, **changes)
 
@@ -104,42 +122,63 @@ class Options:
         return self.cube == "all_games" or (self.cube == "tabla_only" and variant == "tabla")
 
 
+def _shown(value: Any) -> str:
+    """The bad input for an error message, cut short: a request may send a megabyte."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer past Python's digit limit for str()
+        return "a very large number"
+    except RecursionError:
+        return "a deeply nested value"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _integer(key: str, value: Any, low: int, high: int, extra: str = "") -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidOptionsError(
+            f"option {key}={_shown(value)}: expected {extra}an integer from {low} to {high}"
+        )
+    return value
+
+
 def _validated(key: str, value: Any) -> Any:
     if key in _CHOICES:
-        if value not in _CHOICES[key]:
-            expected = ", ".join(_CHOICES[key])
-            raise InvalidOptionsError(f"option {key}={value!r}: expected one of {expected}")
-        return value
+        if isinstance(value, str) and value in _CHOICES[key]:
+            return value
+        expected = ", ".join(_CHOICES[key])
+        raise InvalidOptionsError(f"option {key}={_shown(value)}: expected one of {expected}")
     if key in _BOOLEANS:
         if not isinstance(value, bool):
-            raise InvalidOptionsError(f"option {key}={value!r}: expected true or false")
+            raise InvalidOptionsError(f"option {key}={_shown(value)}: expected true or false")
         return value
     if key == "match_length":
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise InvalidOptionsError(f"option match_length={value!r}: expected an integer >= 1")
-        return value
+        return _integer(key, value, 1, MAX_MATCH_LENGTH)
     if key == "cascade_from_roll":
-        if isinstance(value, bool) or value not in (1, 3, 4):
-            raise InvalidOptionsError(f"option cascade_from_roll={value!r}: expected 1, 3 or 4")
+        if isinstance(value, bool) or not isinstance(value, int) or value not in (1, 3, 4):
+            raise InvalidOptionsError(
+                f"option cascade_from_roll={_shown(value)}: expected 1, 3 or 4"
+            )
         return value
     if key == "stuck_limit":
         if value is None or value == "none":
             return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise InvalidOptionsError(
-                f"option stuck_limit={value!r}: expected null or an integer >= 1"
-            )
-        return value
+        return _integer(key, value, 1, MAX_STUCK_LIMIT, extra="null or ")
     if key == "cycle":
         if isinstance(value, str) or not isinstance(value, list | tuple) or not value:
-            raise InvalidOptionsError(f"option cycle={value!r}: expected a non-empty list of games")
+            raise InvalidOptionsError(
+                f"option cycle={_shown(value)}: expected a non-empty list of games"
+            )
+        if len(value) > MAX_CYCLE_LENGTH:
+            raise InvalidOptionsError(
+                f"option cycle: {len(value)} games; expected 1 to {MAX_CYCLE_LENGTH}"
+            )
         games = []
         for name in value:
             game = CYCLE_ALIASES.get(name, name) if isinstance(name, str) else name
             if game not in VARIANT_NAMES:
                 raise InvalidOptionsError(
-                    f"option cycle: unknown game {name!r}; expected tabla, gul_bara or tapa "
-                    f"(or the Greek and Turkish names {', '.join(sorted(CYCLE_ALIASES))})"
+                    f"option cycle: unknown game {_shown(name)}; expected tabla, gul_bara or "
+                    f"tapa (or the Greek and Turkish names {', '.join(sorted(CYCLE_ALIASES))})"
                 )
             games.append(game)
         return tuple(games)

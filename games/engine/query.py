@@ -39,7 +39,9 @@ def answer_line(line: str) -> dict[str, Any]:
 
     try:
         query = json.loads(line)
-    except json.JSONDecodeError as error:
+    except RecursionError:  # the decoder refuses nesting past the interpreter's depth limit
+        return {"error": "the line is not valid JSON: nested too deeply"}
+    except ValueError as error:  # JSONDecodeError, or an integer past Python's digit limit
         return {"error": f"the line is not valid JSON: {error}"}
     try:
         return answer_query(query)

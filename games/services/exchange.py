@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games import selectors
+from games import jsonlimits, selectors
 from games.engine import GameResult, Options, next_game
 from games.errors import InvalidRequestError, NotAllowedError
 from games.models import Game, Match
@@ -85,9 +85,11 @@ def _parse(text: str) -> list[tuple[int, dict[str, Any]]]:
         if not raw.strip():
             continue
         try:
-            data = json.loads(raw)
+            data = jsonlimits.loads(raw)
         except json.JSONDecodeError as error:
             raise InvalidRequestError(f"line {number}: not JSON ({error.msg})") from None
+        except ValueError as error:  # nested too deeply, or an integer of too many digits
+            raise InvalidRequestError(f"line {number}: not JSON ({error})") from None
         if not isinstance(data, dict):
             raise InvalidRequestError(f"line {number}: expected a JSON object")
         lines.append((number, data))

@@ -6,7 +6,8 @@ from auditlog.models import LogEntry
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.serializers import JSONObjectField, StrictSerializer
+from games.api.serializers import MAX_ID, JSONObjectField, StrictSerializer, id_field
+from games.engine.options import MAX_MATCH_LENGTH
 from tournaments.models import (
     Club,
     Entry,
@@ -32,7 +33,10 @@ class TournamentInputSerializer(StrictSerializer, serializers.ModelSerializer):
     )
     options = JSONObjectField(required=False)
     tiebreak_order = serializers.ListField(child=serializers.CharField(), required=False)
-    match_length = serializers.IntegerField(min_value=1, max_value=99, required=False)
+    match_length = serializers.IntegerField(min_value=1, max_value=MAX_MATCH_LENGTH, required=False)
+    consolation_match_length = serializers.IntegerField(
+        min_value=1, max_value=MAX_MATCH_LENGTH, required=False, allow_null=True
+    )
     groups = serializers.IntegerField(min_value=1, max_value=64, required=False)
     rated = serializers.BooleanField(
         required=False,
@@ -93,14 +97,19 @@ class RegisterSerializer(StrictSerializer):
 class SeedSerializer(StrictSerializer):
     method = serializers.ChoiceField(choices=Tournament.SeedMethod.choices, required=False)
     seeds = serializers.DictField(
-        child=serializers.IntegerField(min_value=1), required=False, help_text="entry id → seed"
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        required=False,
+        help_text="entry id → seed",
     )
 
     def validate_seeds(self, value: dict[str, int]) -> dict[int, int]:
         try:
-            return {int(key): seed for key, seed in value.items()}
+            seeds = {int(key): seed for key, seed in value.items()}
         except ValueError as error:
             raise serializers.ValidationError("keys must be entry ids") from error
+        if any(not 1 <= key <= MAX_ID for key in seeds):
+            raise serializers.ValidationError(f"keys must be entry ids (1 to {MAX_ID})")
+        return seeds
 
 
 class PairSerializer(StrictSerializer):
@@ -114,7 +123,7 @@ class DeadlineSerializer(StrictSerializer):
 
 class NoShowSerializer(StrictSerializer):
     absent = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=id_field(),
         required=False,
         help_text="entry ids; default: not checked in",
     )
@@ -122,9 +131,9 @@ class NoShowSerializer(StrictSerializer):
 
 
 class CorrectSerializer(StrictSerializer):
-    winner = serializers.IntegerField(help_text="entry id")
-    score_one = serializers.IntegerField(min_value=0, required=False)
-    score_two = serializers.IntegerField(min_value=0, required=False)
+    winner = id_field(help_text="entry id")
+    score_one = serializers.IntegerField(min_value=0, max_value=999, required=False)
+    score_two = serializers.IntegerField(min_value=0, max_value=999, required=False)
 
 
 class StandingSerializer(serializers.ModelSerializer):
