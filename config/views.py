@@ -1,6 +1,8 @@
 """Operational views that sit outside the versioned API, and the site's 404 and 500 handlers."""
 
-from django.db import DatabaseError, connection
+import sys
+
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
 from django.template import loader
@@ -11,16 +13,21 @@ from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 
+from games.api.exceptions import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS
+
 
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Answer {"status": "ok"} once a trivial query has reached the database, else 503."""
+    """Answer {"status": "ok"} once a trivial query has reached the database, else 503 with
+    Retry-After (the driver's message is not shown: it may name the database host)."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except DatabaseError:
-        return JsonResponse({"status": "error", "detail": "database unavailable"}, status=503)
+        response = JsonResponse({"status": "error", "detail": "database unavailable"}, status=503)
+        response["Retry-After"] = RETRY_AFTER_SECONDS
+        return response
     return JsonResponse({"status": "ok"})
 
 
@@ -47,9 +54,25 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     return render(request, "404.html", status=404)
 
 
+def database_unavailable(request: HttpRequest) -> HttpResponse:
+    """503 with Retry-After for a database error (unreachable, or a deadlock): JSON under /api/,
+    else the static 503 page, rendered without the request's context (which reads the database).
+    The error itself is logged by the caller, never shown."""
+    if _is_api(request):
+        response: HttpResponse = JsonResponse({"detail": DATABASE_UNAVAILABLE}, status=503)
+    else:
+        response = HttpResponse(loader.get_template("503.html").render(), status=503)
+    response["Retry-After"] = RETRY_AFTER_SECONDS
+    return response
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     """500: JSON under /api/, else a static HTML page rendered without the request's context
-    (the failure may lie in what the context processors read, such as the database)."""
+    (the failure may lie in what the context processors read, such as the database). A database
+    error raised outside a view (say a session saved by middleware) answers 503 instead: Django
+    calls this handler while handling the exception (WSGI), so ``sys.exc_info`` names it."""
+    if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
+        return database_unavailable(request)
     if _is_api(request):
         return JsonResponse({"detail": "Internal server error."}, status=500)
     return HttpResponseServerError(loader.get_template("500.html").render())

@@ -66,6 +66,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+# A database error in a view answers 503 with Retry-After (config/middleware.py). Last in the
+# list, so that its process_exception runs first.
+MIDDLEWARE += ["config.middleware.DatabaseUnavailableMiddleware"]
 
 TEMPLATES = [
     {
