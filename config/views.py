@@ -1,11 +1,12 @@
 """Operational views that sit outside the versioned API, and the site's 404 and 500 handlers."""
 
 import math
+import sys
 from typing import Any
 
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
 from django.template import loader
@@ -22,20 +23,23 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from config import login_limits
-from games.api.exceptions import request_limit_error
+from games.api.exceptions import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, request_limit_error
 
 LOGIN_REFUSED = "Too many failed log-in attempts from this address or for this account."
 
 
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Answer {"status": "ok"} once a trivial query has reached the database, else 503."""
+    """Answer {"status": "ok"} once a trivial query has reached the database, else 503 with
+    Retry-After (the driver's message is not shown: it may name the database host)."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except DatabaseError:
-        return JsonResponse({"status": "error", "detail": "database unavailable"}, status=503)
+        response = JsonResponse({"status": "error", "detail": "database unavailable"}, status=503)
+        response["Retry-After"] = RETRY_AFTER_SECONDS
+        return response
     return JsonResponse({"status": "ok"})
 
 
@@ -103,9 +107,25 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     return defaults.bad_request(request, exception)
 
 
+def database_unavailable(request: HttpRequest) -> HttpResponse:
+    """503 with Retry-After for a database error (unreachable, or a deadlock): JSON under /api/,
+    else the static 503 page, rendered without the request's context (which reads the database).
+    The error itself is logged by the caller, never shown."""
+    if _is_api(request):
+        response: HttpResponse = JsonResponse({"detail": DATABASE_UNAVAILABLE}, status=503)
+    else:
+        response = HttpResponse(loader.get_template("503.html").render(), status=503)
+    response["Retry-After"] = RETRY_AFTER_SECONDS
+    return response
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     """500: JSON under /api/, else a static HTML page rendered without the request's context
-    (the failure may lie in what the context processors read, such as the database)."""
+    (the failure may lie in what the context processors read, such as the database). A database
+    error raised outside a view (say a session saved by middleware) answers 503 instead: Django
+    calls this handler while handling the exception (WSGI), so ``sys.exc_info`` names it."""
+    if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
+        return database_unavailable(request)
     if _is_api(request):
         return JsonResponse({"detail": "Internal server error."}, status=500)
     return HttpResponseServerError(loader.get_template("500.html").render())

@@ -333,3 +333,19 @@ class VariantRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.variant}: {self.rating:.1f}"
+
+
+class OwedTask(models.Model):
+    """A follow-up task (a standings or ratings recompute) that could not be handed to Celery
+    after its write had committed, so it is still owed: tournaments.services.owed runs it when a
+    worker (re)connects to the broker, or at the beat's next owed-tasks run."""
+
+    task = models.CharField(max_length=200, help_text="the Celery task's name")
+    args = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.task}{tuple(self.args)}"

@@ -4,6 +4,7 @@ from celery import shared_task
 
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.services import owed as owed_services
 from tournaments.services import ratings as ratings_services
 
 
@@ -27,3 +28,8 @@ def ratings_recompute() -> int:
 @shared_task
 def ratings_update() -> int:
     return ratings_services.ratings_update()
+
+
+@shared_task
+def owed_tasks_run() -> int:
+    return owed_services.owed_tasks_run()

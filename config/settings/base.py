@@ -68,6 +68,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+# A database error in a view answers 503 with Retry-After (config/middleware.py). Last in the
+# list, so that its process_exception runs first.
+MIDDLEWARE += ["config.middleware.DatabaseUnavailableMiddleware"]
 
 TEMPLATES = [
     {
@@ -231,6 +234,32 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.ratings_recompute",
         "schedule": env_int("RATINGS_RECOMPUTE_SECONDS", 60 * 60),
     },
+}
+
+# Celery when the broker or a worker fails (tournaments/services/owed.py; README, Production).
+# - A publish fails fast instead of retrying for seconds while the request waits: no publish
+#   retries, one connection attempt, short socket timeouts (a broker that swallows packets costs
+#   a timeout, not a hang). The failed task is recorded as owed and run when a worker (re)connects
+#   to the broker, or at the beat's owed-tasks run (every OWED_TASKS_SECONDS, default a minute).
+# - A task is acknowledged after it ran (late acks; one task reserved at a time), so a worker
+#   killed mid-task leaves the task in Redis, which hands it out again once the visibility timeout
+#   has passed; when only a pool process dies, reject-on-worker-lost requeues it at once. The
+#   recomputes are idempotent, so a second run is harmless. The visibility timeout (five minutes,
+#   CELERY_VISIBILITY_TIMEOUT) is far above the longest recompute (seconds), so a task still
+#   running is not handed out twice, and short enough that a lost one is soon run again.
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "max_retries": 0,  # a publish tries to connect once (the worker's own reconnecting differs)
+    "socket_connect_timeout": 0.5,
+    "socket_timeout": 1.0,
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 5 * 60),
+}
+CELERY_BEAT_SCHEDULE["owed-tasks-run"] = {
+    "task": "tournaments.tasks.owed_tasks_run",
+    "schedule": env_int("OWED_TASKS_SECONDS", 60),
 }
 
 # Audit log (django-auditlog): actors are set explicitly by the tournament services.

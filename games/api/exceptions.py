@@ -5,13 +5,20 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engine import EngineError
 from games.errors import ConflictError, InvalidRequestError, NotAllowedError
+
+logger = logging.getLogger(__name__)
+
+# The 503 answer to a database error (also used by config.views for pages and /healthz): no
+# driver message, which may name the database host, port or user.
+DATABASE_UNAVAILABLE = "the database could not complete the request; retry"
+RETRY_AFTER_SECONDS = "1"
 
 STATUS_FOR = (
     (NotAllowedError, status.HTTP_403_FORBIDDEN),
@@ -42,8 +49,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DRF's handler, plus: 403 not allowed, 409 conflict, 400 invalid input or engine error,
     503 (retry) when the database could not complete the request: a deadlock or lock timeout
     between concurrent writes, or the database unreachable. The request's transaction was rolled
-    back, so retrying is safe; a stale ``ply`` then answers 409. Request size limits: see
-    request_limit_error."""
+    back, so retrying is safe; a stale ``ply`` then answers 409. The 503 body is generic: the
+    driver's message (host, port, user) goes to the log, never to the client. Request size
+    limits: see request_limit_error."""
     limited = request_limit_error(exc)
     if limited is not None:
         code, detail = limited
@@ -52,10 +60,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     for error_class, code in STATUS_FOR:
         if isinstance(exc, error_class):
             return Response({"detail": str(exc)}, status=code)
-    if isinstance(exc, OperationalError):
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else "unavailable"
-        body = {"detail": f"the database could not complete the request ({reason}); retry"}
+    if isinstance(exc, OperationalError | InterfaceError):
+        request = context.get("request")
+        logger.warning(
+            "database error on %s: %s", getattr(request, "path", "?"), exc, exc_info=exc
+        )
         return Response(
-            body, status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "1"}
+            {"detail": DATABASE_UNAVAILABLE},
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": RETRY_AFTER_SECONDS},
         )
     return drf_exception_handler(exc, context)

@@ -370,4 +370,4 @@ def test_a_database_deadlock_is_a_503_to_retry_not_a_500(game, client_for, monke
     monkeypatch.setattr("games.services.dice_roll", deadlocked)
     response = client_for(game.white).post(game_url("dice-roll", game.id))
     assert response.status_code == 503 and response["Retry-After"] == "1"
-    assert "deadlock detected" in response.json()["detail"]
+    assert response.json() == {"detail": "the database could not complete the request; retry"}

@@ -284,9 +284,9 @@ def _store_variants(by_variant: dict[str, Standing]) -> None:
 
 def ratings_enqueue(*, full: bool = True) -> None:
     """Once the current transaction commits, rate the new results (``full=False``: a finished
-    match) or recompute everything (a corrected result). Runs as a Celery task; ``robust`` as
-    in ``standings_enqueue``: a failed eager run is logged, the committed write still stands."""
+    match) or recompute everything (a corrected result). Runs as a Celery task; owed when it
+    cannot be published, as in ``standings_enqueue``: the committed write still stands."""
     from tournaments import tasks
+    from tournaments.services.owed import task_enqueue_on_commit
 
-    task = tasks.ratings_recompute if full else tasks.ratings_update
-    transaction.on_commit(task.delay, robust=True)
+    task_enqueue_on_commit(tasks.ratings_recompute if full else tasks.ratings_update)

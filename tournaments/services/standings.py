@@ -140,10 +140,11 @@ def standings_recompute_all() -> int:
 
 
 def standings_enqueue(tournament: Tournament) -> None:
-    """Recompute the standings once the current transaction commits (a Celery task). ``robust``:
-    when the task runs eagerly (no broker) and fails, the error is logged and the request that
-    committed its write still answers; the periodic full recompute repairs the table."""
+    """Recompute the standings once the current transaction commits (a Celery task). When the
+    task cannot be published (broker down) or, run eagerly, fails, the error is logged, the
+    request that committed its write still answers at once, and the task is owed
+    (tournaments.services.owed): run when the broker is back."""
+    from tournaments.services.owed import task_enqueue_on_commit
     from tournaments.tasks import standings_recompute as standings_recompute_task
 
-    tournament_id = tournament.pk
-    transaction.on_commit(lambda: standings_recompute_task.delay(tournament_id), robust=True)
+    task_enqueue_on_commit(standings_recompute_task, tournament.pk)

@@ -1,0 +1,90 @@
+"""Follow-up tasks handed to Celery once a write commits, without ever making the request wait on
+the broker, and caught up when the broker comes back.
+
+A result write commits first; only then are the standings and ratings recomputes published
+(``task_enqueue_on_commit``). When the broker is down or does not answer, the publish fails fast
+(settings: no publish retries, one connection attempt, short socket timeouts), and the task is
+recorded as an ``OwedTask`` row instead: the write stands and answers at once. After one such
+failure this process does not try the broker again for ``BROKER_PAUSE_SECONDS``; it records the
+tasks straight away, so that a broker that swallows packets (each try waiting for a timeout) costs
+one timeout per pause, not one per write.
+
+Owed tasks are run by ``owed_tasks_run`` (the task of the same name), which is published
+- by every worker each time it connects to the broker: at its start and when the broker comes
+  back after an outage (the consumer step in config/celery_app.py), and
+- by the beat every minute (``OWED_TASKS_SECONDS``): a cheap query while nothing is owed. This
+  covers a broker that only the web processes could not reach.
+The recomputes are idempotent, so running an owed task late, or twice, is harmless; and the
+beat's full recomputes (every 15 minutes and every hour) repair anything else."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from functools import partial
+from typing import Any
+
+from celery import current_app
+from django.db import DatabaseError, transaction
+from kombu.exceptions import OperationalError as BrokerError
+
+from tournaments.models import OwedTask
+
+logger = logging.getLogger(__name__)
+
+BROKER_PAUSE_SECONDS = 10.0
+_broker_down_until = 0.0  # time.monotonic() before which this process does not try the broker
+
+
+def task_enqueue_on_commit(task: Any, *args: Any) -> None:
+    """Publish ``task(*args)`` once the current transaction commits; if that fails, owe it."""
+    transaction.on_commit(partial(task_publish, task, *args), robust=True)
+
+
+def task_publish(task: Any, *args: Any) -> None:
+    """Publish ``task(*args)`` now (or run it, when Celery runs tasks eagerly). Never raises and
+    never waits on a dead broker: a failure is logged and the task recorded as owed."""
+    global _broker_down_until
+    if time.monotonic() < _broker_down_until:
+        logger.warning("broker down: %s%s is owed", task.name, args)
+        owed_task_record(task.name, args)
+        return
+    try:
+        task.apply_async(args)
+    except BrokerError as error:  # refused, timed out, or a lost connection
+        _broker_down_until = time.monotonic() + BROKER_PAUSE_SECONDS
+        logger.warning("could not publish %s%s (%s): it is owed", task.name, args, error)
+        owed_task_record(task.name, args)
+    except Exception:  # the task ran eagerly (no broker configured) and failed
+        logger.exception("task %s%s failed: it is owed", task.name, args)
+        owed_task_record(task.name, args)
+
+
+def owed_task_record(name: str, args: tuple[Any, ...] | list[Any]) -> None:
+    try:
+        OwedTask.objects.create(task=name, args=list(args))
+    except DatabaseError:  # the database went down too: the periodic full recomputes repair it
+        logger.exception("could not record the owed task %s%s", name, args)
+
+
+def owed_tasks_run() -> int:
+    """Run every distinct owed task once, here and now, and delete the rows it covered. Rows
+    recorded meanwhile are kept for the next run. Returns how many distinct tasks ran."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for pk, name, args in OwedTask.objects.values_list("pk", "task", "args"):
+        groups.setdefault((name, json.dumps(args)), []).append(pk)
+    ran = 0
+    for (name, args), pks in groups.items():
+        task = current_app.tasks.get(name)
+        if task is None:
+            logger.error("owed task %s is not a known task: dropped", name)
+        else:
+            try:
+                task(*json.loads(args))
+            except Exception:
+                logger.exception("owed task %s%s failed: kept for the next run", name, args)
+                continue
+            ran += 1
+        OwedTask.objects.filter(pk__in=pks).delete()
+    return ran
