@@ -71,7 +71,7 @@ class Position:
         points = data.get("points")
         if not isinstance(points, list) or len(points) != 24:
             raise InvalidPositionError("position points must be a list of 24 stacks")
-        stacks = tuple(_parse_stack(stack, index + 1) for index, stack in enumerate(points))
+        stacks = tuple([_parse_stack(stack, index) for index, stack in enumerate(points, 1)])
         pending = _parse_pending(data.get("pending", []))
         kind = data.get("pending_kind")
         if pending:
@@ -119,6 +119,8 @@ def _is_count(value: Any) -> bool:
 def _parse_stack(stack: Any, point: int) -> Stack:
     if not isinstance(stack, list):
         raise InvalidPositionError(f"point {point}: a stack must be a list, got {_short(stack)}")
+    if not stack:
+        return ()
     pairs = []
     for entry in stack:
         if not isinstance(entry, list | tuple) or len(entry) != 2:
