@@ -116,11 +116,25 @@ def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+# The stacks of one colour, parsed once: most points of a query hold one of these.
+_ONE_COLOUR: dict[tuple[str, int], Stack] = {
+    (colour, count): ((colour, count),) for colour in COLOURS for count in range(1, CHECKERS + 1)
+}
+
+
 def _parse_stack(stack: Any, point: int) -> Stack:
     if not isinstance(stack, list):
         raise InvalidPositionError(f"point {point}: a stack must be a list, got {_short(stack)}")
     if not stack:
         return ()
+    if len(stack) == 1:  # fast path for [[colour, count]] with an exact str and int
+        entry = stack[0]
+        if type(entry) is list and len(entry) == 2:
+            colour, count = entry
+            if type(colour) is str and type(count) is int:
+                known = _ONE_COLOUR.get((colour, count))
+                if known is not None:
+                    return known
     pairs = []
     for entry in stack:
         if not isinstance(entry, list | tuple) or len(entry) != 2:
