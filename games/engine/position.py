@@ -176,5 +176,14 @@ def _parse_pending(value: Any) -> tuple[int, ...]:
         if not _is_count(die) or not 1 <= die <= 6:
             raise InvalidPositionError(f"pending dice must be integers 1-6, got {_short(value)}")
     if list(value) != sorted(value):
-        raise InvalidPositionError(f"pending dice must be in ascending order, got {value!r}")
+        raise InvalidPositionError(f"pending dice must be in ascending order, got {_short(value)}")
+    # Dice owed are what is left of one escalating chain: four of each stage value at most, so
+    # 24 dice at most (a whole 1-1 chain). A longer list cannot occur, and searching it with
+    # cascade_scope=whole_chain would take exponential time.
+    for die in set(value):
+        if value.count(die) > 4:
+            raise InvalidPositionError(
+                f"pending dice hold at most four of each value (the stages of one chain), "
+                f"got {value.count(die)} of {die}"
+            )
     return tuple(value)

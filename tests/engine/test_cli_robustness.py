@@ -140,3 +140,33 @@ def test_the_pending_stage_may_still_be_named() -> None:
     assert answers[0] == answers[1] == answers[2]
     assert "plays" in answers[0]
     assert "differ from the pending stage" in answers[3]["error"]
+
+
+@pytest.mark.parametrize("options", [None, {"cascade_scope": "whole_chain"}])
+def test_pending_dice_beyond_one_chain_are_an_error_not_a_hang(
+    options: dict[str, Any] | None,
+) -> None:
+    """At most four of each value (a whole 1-1 chain is 24 dice). 400 pending 1s once made
+    cascade_scope=whole_chain search for ever."""
+    position = {**GUL_BARA_CASCADE, "pending": [1] * 400, "pending_kind": "remainder"}
+    query: dict[str, Any] = {"variant": "gul_bara", "position": position}
+    if options:
+        query["options"] = options
+    (answer,) = _answers([json.dumps(query)])
+    assert answer == {
+        "error": "pending dice hold at most four of each value (the stages of one chain), "
+        "got 400 of 1"
+    }
+
+
+def test_a_whole_one_one_chain_is_still_accepted() -> None:
+    chain = [value for value in range(1, 7) for _ in range(4)]
+    position = {**GUL_BARA_CASCADE, "pending": chain, "pending_kind": "remainder"}
+    query = {
+        "variant": "gul_bara",
+        "position": position,
+        "options": {"cascade_scope": "whole_chain"},
+    }
+    (answer,) = _answers([json.dumps(query)])
+    assert "plays" in answer
+    assert answer["plays"][0]["position"]["pending"] == chain[4:]
