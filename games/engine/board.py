@@ -12,15 +12,16 @@ Layout of a ``Node`` (all in the MOVER's own numbering):
 
 Point codes, stored as ``ZERO + code`` to fit in a byte: ``0`` empty, ``n`` (1..15) own
 checkers, ``-n`` opposing checkers, ``PIN + k`` an opposing checker pinned under k own (Tapa),
-``-(PIN + k)`` an own checker pinned under k opposing. So "the mover may land here" is simply
-``code >= -1`` in Tabla and Tapa (a blot to hit or pin) and ``code >= 0`` in Gjul Bara.
+``-(PIN + k)`` an own checker pinned under k opposing (k = 1..15: a pin stack holds up to 16
+checkers). So "the mover may land here" is simply ``code >= -1`` in Tabla and Tapa (a blot to
+hit or pin) and ``code >= 0`` in Gjul Bara.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-from .position import COLOURS, Colour, Position, Stack, opponent
+from .position import CHECKERS, COLOURS, Colour, Position, Stack, opponent
 from .variants import Variant
 
 Node = bytes
@@ -50,9 +51,11 @@ def _white_order(variant: Variant, colour: Colour) -> tuple[int, ...]:
 
 @cache
 def _stacks(me: Colour) -> dict[int, Stack]:
-    """Every point code the mover can meet, decoded once."""
+    """Every point code the mover can meet, decoded once: 0 to 15 checkers of either colour,
+    and a pin under 1 to 15 checkers (a Tapa stack of 16 when all 15 pinners stand on it)."""
     them = opponent(me)
-    codes = [*range(-15, 16), *range(PIN + 1, PIN + 15), *range(-PIN - 14, -PIN)]
+    pins = range(PIN + 1, PIN + CHECKERS + 1)
+    codes = [*range(-CHECKERS, CHECKERS + 1), *pins, *(-code for code in pins)]
     return {ZERO + code: decode_code(code, me, them) for code in codes}
 
 

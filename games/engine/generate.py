@@ -124,7 +124,7 @@ def stage_for(
         while run < len(position.pending) and run < 4 and position.pending[run] == value:
             run += 1
         stage = position.pending[:run]
-        if dice is not None and not _names_stage(dice, stage):
+        if dice is not None and not _names_stage(_checked_dice(dice), stage):
             raise InvalidDiceError(
                 f"dice {list(dice)} differ from the pending stage {list(stage)}; "
                 "omit dice to play the pending stage"
@@ -143,13 +143,21 @@ def stage_for(
     return Stage((first,) * 4, (), "roll")
 
 
-def _names_stage(dice: Sequence[int], stage: tuple[int, ...]) -> bool:
+def _names_stage(given: list[int], stage: tuple[int, ...]) -> bool:
     """Dice given with pending dice must be exactly the next stage; ``[n, n]`` is also read as
     naming a full stage of four n (the double that started the chain)."""
-    given = list(dice) if isinstance(dice, list | tuple) else None
-    if given is None:
-        return False
     return sorted(given) == list(stage) or (len(stage) == 4 and given == [stage[0]] * 2)
+
+
+def _checked_dice(dice: object) -> list[int]:
+    """Dice given with a pending stage: a list of integers 1-6 (any number of them)."""
+    if isinstance(dice, list | tuple) and all(
+        not isinstance(die, bool) and isinstance(die, int) and 1 <= die <= 6 for die in dice
+    ):
+        return list(dice)
+    text = repr(dice)
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    raise InvalidDiceError(f"dice must be a list of integers 1-6, got {shown}")
 
 
 def _checked_roll(dice: Sequence[int]) -> tuple[int, int]:

@@ -71,7 +71,7 @@ class Position:
         points = data.get("points")
         if not isinstance(points, list) or len(points) != 24:
             raise InvalidPositionError("position points must be a list of 24 stacks")
-        stacks = tuple(_parse_stack(stack, index + 1) for index, stack in enumerate(points))
+        stacks = tuple([_parse_stack(stack, index) for index, stack in enumerate(points, 1)])
         pending = _parse_pending(data.get("pending", []))
         kind = data.get("pending_kind")
         if pending:
@@ -116,9 +116,25 @@ def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+# The stacks of one colour, parsed once: most points of a query hold one of these.
+_ONE_COLOUR: dict[tuple[str, int], Stack] = {
+    (colour, count): ((colour, count),) for colour in COLOURS for count in range(1, CHECKERS + 1)
+}
+
+
 def _parse_stack(stack: Any, point: int) -> Stack:
     if not isinstance(stack, list):
         raise InvalidPositionError(f"point {point}: a stack must be a list, got {_short(stack)}")
+    if not stack:
+        return ()
+    if len(stack) == 1:  # fast path for [[colour, count]] with an exact str and int
+        entry = stack[0]
+        if type(entry) is list and len(entry) == 2:
+            colour, count = entry
+            if type(colour) is str and type(count) is int:
+                known = _ONE_COLOUR.get((colour, count))
+                if known is not None:
+                    return known
     pairs = []
     for entry in stack:
         if not isinstance(entry, list | tuple) or len(entry) != 2:
@@ -160,5 +176,14 @@ def _parse_pending(value: Any) -> tuple[int, ...]:
         if not _is_count(die) or not 1 <= die <= 6:
             raise InvalidPositionError(f"pending dice must be integers 1-6, got {_short(value)}")
     if list(value) != sorted(value):
-        raise InvalidPositionError(f"pending dice must be in ascending order, got {value!r}")
+        raise InvalidPositionError(f"pending dice must be in ascending order, got {_short(value)}")
+    # Dice owed are what is left of one escalating chain: four of each stage value at most, so
+    # 24 dice at most (a whole 1-1 chain). A longer list cannot occur, and searching it with
+    # cascade_scope=whole_chain would take exponential time.
+    for die in set(value):
+        if value.count(die) > 4:
+            raise InvalidPositionError(
+                f"pending dice hold at most four of each value (the stages of one chain), "
+                f"got {value.count(die)} of {die}"
+            )
     return tuple(value)

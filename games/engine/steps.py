@@ -87,7 +87,8 @@ class StepRules:
         frozen = node[FROZEN]
         special = self.has_special_rules
         found: list[Step] = []
-        for source in range(highest, 0, -1):
+        # Without bearing off, a checker on a point up to ``die`` has nowhere to go.
+        for source in range(highest, 0 if bear_off else die, -1):
             code = node[source] - ZERO
             if code <= 0:
                 continue
