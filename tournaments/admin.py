@@ -15,8 +15,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from common.errors import GameServiceError
 from games.engine import EngineError, Options
-from games.errors import GameServiceError
 from tournaments import services
 from tournaments.models import (
     Club,

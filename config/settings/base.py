@@ -161,14 +161,14 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_RATE_ANON", "120/minute"),
         "user": os.environ.get("THROTTLE_RATE_USER", "600/minute"),
-        # POST endpoints of the games API (games.api.throttling.WriteRateThrottle).
+        # POST endpoints of the games API (common.api.throttling.WriteRateThrottle).
         "writes": os.environ.get("THROTTLE_RATE_WRITES", "240/minute"),
     },
-    "EXCEPTION_HANDLER": "games.api.exceptions.exception_handler",
-    # Input limits: JSON bodies nested deeper than games.jsonlimits.MAX_JSON_DEPTH are a 400
+    "EXCEPTION_HANDLER": "common.api.exceptions.exception_handler",
+    # Input limits: JSON bodies nested deeper than common.jsonlimits.MAX_JSON_DEPTH are a 400
     # (not a RecursionError); bodies over DATA_UPLOAD_MAX_MEMORY_SIZE a JSON 413.
     "DEFAULT_PARSER_CLASSES": [
-        "games.api.parsers.BoundedJSONParser",
+        "common.api.parsers.BoundedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],

@@ -7,10 +7,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import dice, selectors
 from games.engine import GameResult, Options, next_game, opening_roll, start_position
 from games.engine.match import match_winner
-from games.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games.models import Game, Match
 from games.signals import match_finished
 from tournaments.models import Player

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db import transaction
 
+from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import dice, selectors
 from games.engine import (
     Cube,
@@ -32,7 +33,7 @@ from games.engine import (
     stage_for,
 )
 from games.engine.match import declined_double_result, is_stuck
-from games.errors import ConflictError, InvalidRequestError, NotAllowedError, StalePlyError
+from games.errors import StalePlyError
 from games.models import Game, Turn
 from games.prepared import PreparedInsert, PreparedUpdate
 from games.selectors import legal_plays_for as legal_plays  # the engine's, remembered

@@ -9,9 +9,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import selectors
 from games.engine import GameResult, NextGame, next_game, start_position
-from games.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games.models import Game, Match, ResultReport, Turn
 from games.records import Replay, record_replay
 from games.services.matches import game_finish

@@ -6,7 +6,7 @@ from auditlog.models import LogEntry
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.serializers import MAX_ID, JSONObjectField, StrictSerializer, id_field
+from common.api.serializers import MAX_ID, JSONObjectField, StrictSerializer, id_field
 from games.engine.options import MAX_MATCH_LENGTH
 from tournaments.models import (
     Club,

@@ -11,9 +11,9 @@ from auditlog.context import set_actor
 from django.db import transaction
 from django.db.models import Max
 
+from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import services as games_services
 from games.engine import Options
-from games.errors import ConflictError, InvalidRequestError, NotAllowedError
 from tournaments import selectors
 from tournaments.models import Entry, Player, Tournament, TournamentMatch
 from tournaments.services.common import audit, check_status, locked, organiser_action

@@ -10,8 +10,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from common.errors import ConflictError, InvalidRequestError
 from games import services as games_services
-from games.errors import ConflictError, InvalidRequestError
 from games.models import Game, Match
 from tournaments.models import Entry, Round, Tournament, TournamentMatch
 from tournaments.services import formats
