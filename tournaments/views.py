@@ -9,7 +9,18 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import condition, require_safe
 
+from games import web_selectors as games_web_selectors
 from tournaments import web_selectors
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    """The site's home page: the matches the user may see and the tournaments."""
+    context = {
+        **games_web_selectors.home_matches(user=request.user),
+        "tournaments": web_selectors.tournament_groups(limit=games_web_selectors.HOME_LIMIT),
+    }
+    return render(request, "games/home.html", context)
 
 
 @require_safe

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "auditlog",
+    "players",
     "games",
     "tournaments",
 ]
@@ -231,12 +232,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env_int("STANDINGS_RECOMPUTE_SECONDS", 15 * 60),
     },
     "ratings-recompute": {
-        "task": "tournaments.tasks.ratings_recompute",
+        "task": "games.tasks.ratings_recompute",
         "schedule": env_int("RATINGS_RECOMPUTE_SECONDS", 60 * 60),
     },
 }
 
-# Celery when the broker or a worker fails (tournaments/services/owed.py; README, Production).
+# Celery when the broker or a worker fails (games/services/owed.py; README, Production).
 # - A publish fails fast instead of retrying for seconds while the request waits: no publish
 #   retries, one connection attempt, short socket timeouts (a broker that swallows packets costs
 #   a timeout, not a hang). The failed task is recorded as owed and run when a worker (re)connects
@@ -258,7 +259,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 5 * 60),
 }
 CELERY_BEAT_SCHEDULE["owed-tasks-run"] = {
-    "task": "tournaments.tasks.owed_tasks_run",
+    "task": "games.tasks.owed_tasks_run",
     "schedule": env_int("OWED_TASKS_SECONDS", 60),
 }
 

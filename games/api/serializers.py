@@ -15,7 +15,7 @@ from common.api.serializers import JSONObjectField, StrictSerializer
 from games import selectors
 from games.engine.options import MAX_MATCH_LENGTH
 from games.models import Game, Match, ResultReport, Turn
-from tournaments.models import Player
+from players.models import Player
 
 
 @extend_schema_field(

@@ -15,7 +15,7 @@ from games.models import Game, Match
 from games.records import record_replay
 from games.services.matches import game_finish
 from games.services.results import turns_create
-from tournaments.models import Player
+from players.models import Player
 
 
 def match_import_by(*, user: Any, text: str, player_one: Player, player_two: Player) -> Match:

@@ -38,7 +38,7 @@ from games.models import Game, Turn
 from games.prepared import PreparedInsert, PreparedUpdate
 from games.selectors import legal_plays_for as legal_plays  # the engine's, remembered
 from games.services.matches import game_finish
-from tournaments.models import Player
+from players.models import Player
 
 RESIGNATION_KINDS = ("single", "mars")
 # What a roll or a play may change on the game row, when no game ends (game_finish saves all).

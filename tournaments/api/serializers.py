@@ -8,15 +8,9 @@ from rest_framework import serializers
 
 from common.api.serializers import MAX_ID, JSONObjectField, StrictSerializer, id_field
 from games.engine.options import MAX_MATCH_LENGTH
-from tournaments.models import (
-    Club,
-    Entry,
-    Player,
-    RatingHistory,
-    Standing,
-    Tournament,
-    VariantRating,
-)
+from games.models import RatingHistory
+from players.models import Club, Player, VariantRating
+from tournaments.models import Entry, Standing, Tournament
 
 SETTINGS_FIELDS = [
     "name", "club", "starts_on", "ends_on", "format", "match_length", "options", "match_mode",

@@ -17,9 +17,10 @@ from rest_framework.views import APIView
 
 from common.api.views import WriteView, errors, validated
 from common.errors import InvalidRequestError
+from players.models import Player
 from tournaments import selectors, services
 from tournaments.api import serializers as s
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import Entry, Tournament
 
 BODY = OpenApiTypes.OBJECT
 

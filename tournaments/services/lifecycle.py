@@ -14,8 +14,9 @@ from django.db.models import Max
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import services as games_services
 from games.engine import Options
+from players.models import Player
 from tournaments import selectors
-from tournaments.models import Entry, Player, Tournament, TournamentMatch
+from tournaments.models import Entry, Tournament, TournamentMatch
 from tournaments.services.common import audit, check_status, locked, organiser_action
 from tournaments.standings import TIEBREAKS
 

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from common.errors import GameServiceError
 from games import services
-from tournaments.models import Player
+from players.models import Player
 
 
 class Command(BaseCommand):
