@@ -139,14 +139,14 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 
 # Django REST framework and the OpenAPI schema
 
-# Seconds a worker remembers which user an API token belongs to (games/api/authentication.py).
+# Seconds a worker remembers which user an API token belongs to (common/api/authentication.py).
 TOKEN_CACHE_SECONDS = env_int("TOKEN_CACHE_SECONDS", 30)
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Token first, so an unauthenticated request gets 401 with a WWW-Authenticate header.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "games.api.authentication.CachedTokenAuthentication",
+        "common.api.authentication.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
