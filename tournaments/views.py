@@ -1,5 +1,6 @@
-"""Web pages of the tournaments: the list, and a tournament's bracket (elimination formats),
-rounds and standings, kept live by polling a state endpoint. Reads only."""
+"""Web pages of the tournaments: the site's home page (matches and tournaments), the list, and a
+tournament's bracket (elimination formats), rounds and standings, kept live by polling a state
+endpoint. Reads only."""
 
 from __future__ import annotations
 
