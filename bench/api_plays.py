@@ -42,7 +42,7 @@ SETUP = """
 import json
 from rest_framework.authtoken.models import Token
 from django.contrib.auth import get_user_model
-from tournaments.models import Player
+from players.models import Player
 pairs = []
 for index in range({clients}):
     pair = []

@@ -121,9 +121,9 @@ def _time_ratings(n: int, rng: random.Random) -> tuple[float, float]:
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from games.models import VARIANTS, Game, Match
-    from tournaments.models import Player, RatingHistory
-    from tournaments.services import ratings
+    from games.models import VARIANTS, Game, Match, RatingHistory
+    from games.services import ratings
+    from players.models import Player
 
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"bench-{i}") for i in range(max(20, n // 10))

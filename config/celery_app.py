@@ -20,13 +20,13 @@ class OwedTasksOnConnect(bootsteps.StartStopStep):
     """A worker consumer step, started each time the worker connects to the broker: at the
     worker's start and again when the broker comes back after an outage. It publishes
     ``owed_tasks_run``, so work owed while the broker was down is caught up at once
-    (tournaments/services/owed.py)."""
+    (games/services/owed.py)."""
 
     requires = {"celery.worker.consumer.tasks:Tasks"}
 
     def start(self, parent: Any) -> None:
         try:
-            parent.app.send_task("tournaments.tasks.owed_tasks_run")
+            parent.app.send_task("games.tasks.owed_tasks_run")
         except Exception:  # the broker went away again: the next (re)connect or the beat runs it
             logger.exception("could not publish owed_tasks_run")
 

@@ -15,7 +15,7 @@ class DatabaseUnavailableMiddleware:
     """A database error in a view or its template (database down, connection lost, deadlock)
     answers 503 with Retry-After and a static page, not the 500 page: the request may succeed
     when retried. The driver's message names the database host and port, so it is only logged.
-    (API views answer their own JSON 503 in games.api.exceptions; this covers the rest.)"""
+    (API views answer their own JSON 503 in common.api.exceptions; this covers the rest.)"""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

@@ -1,5 +1,6 @@
 """Root URL configuration: admin, health check, OpenAPI schema and docs, the v1 API, and the
-web pages (login, language switch, games.urls at the root)."""
+web pages (login, language switch; the namespace "web" at the root: the home page from
+tournaments.urls and the match and player pages of games.urls)."""
 
 from csp.decorators import csp_update
 from django.contrib import admin
@@ -8,6 +9,8 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.views import LoginView, TokenView, healthz
+from games.urls import urlpatterns as games_web_urlpatterns
+from tournaments.urls import home_urlpatterns
 
 docs_view = csp_update({"style-src": ["'unsafe-inline'"]})(
     SpectacularSwaggerSplitView.as_view(url_name="schema")
@@ -32,5 +35,5 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("tournaments/", include("tournaments.urls", namespace="tournaments_web")),
-    path("", include("games.urls", namespace="web")),
+    path("", include(([*home_urlpatterns, *games_web_urlpatterns], "web"))),
 ]

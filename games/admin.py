@@ -1,4 +1,5 @@
-"""Admin registrations for matches, games, turns and result reports (turns are read-only)."""
+"""Admin registrations for matches, games, turns, result reports (turns are read-only) and the
+rating history (read-only: the ratings service computes it)."""
 
 from typing import Any
 
@@ -7,7 +8,8 @@ from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
 from django.utils.translation import gettext, gettext_lazy
 
-from games.models import Game, Match, ResultReport, Turn
+from common.admin import ReadOnlyAdmin
+from games.models import Game, Match, RatingHistory, ResultReport, Turn
 
 
 @admin.register(Match)
@@ -59,3 +61,12 @@ class TurnAdmin(admin.ModelAdmin):
 class ResultReportAdmin(admin.ModelAdmin):
     list_display = ["id", "match", "scope", "game_number", "winner", "kind", "points", "status"]
     list_filter = ["status"]
+
+
+@admin.register(RatingHistory)
+class RatingHistoryAdmin(ReadOnlyAdmin):
+    list_display = ["player", "variant", "sequence", "rating", "change", "match", "rated_at"]
+    list_filter = ["variant"]
+    search_fields = ["player__display_name"]
+    date_hierarchy = "rated_at"
+    list_select_related = ["player", "match"]

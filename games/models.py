@@ -1,10 +1,11 @@
-"""Models for matches, games, the append-only turn log and over-the-board result reports."""
+"""Models for matches, games, the append-only turn log, over-the-board result reports, the
+rating history and owed follow-up tasks."""
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from tournaments.models import Player
+from players.models import Player
 
 RESULT_KINDS = [
     ("single", "single"),
@@ -275,3 +276,50 @@ class ResultReport(models.Model):
     @property
     def counts(self) -> bool:
         return self.status in (self.Status.CONFIRMED, self.Status.OVERRIDDEN)
+
+
+class RatingHistory(models.Model):
+    """A player's rating after one rated match (variant "") or one single game of a variant.
+
+    It lives in games, not players, because each row points at the games Match (and Game) it
+    rates, and players sits below games; the ratings service that writes it is in games too
+    (games/services/ratings.py). Its table kept its name from tournaments (``db_table``)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    variant = models.CharField(max_length=16, blank=True, help_text='"": the overall rating')
+    sequence = models.PositiveIntegerField(help_text="order in which results were rated")
+    rating = models.FloatField()
+    change = models.FloatField()
+    experience = models.PositiveIntegerField()
+    rated_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "tournaments_ratinghistory"
+        ordering = ["player", "variant", "sequence"]
+        indexes = [models.Index(fields=["player", "variant", "sequence"])]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.variant or 'overall'} #{self.sequence}: {self.rating:.1f}"
+
+
+class OwedTask(models.Model):
+    """A follow-up task (a standings or ratings recompute) that could not be handed to Celery
+    after its write had committed, so it is still owed: games.services.owed runs it when a
+    worker (re)connects to the broker, or at the beat's next owed-tasks run. In games (not
+    tournaments) because the ratings service, here, owes its tasks too; its table kept its name
+    from tournaments (``db_table``)."""
+
+    task = models.CharField(max_length=200, help_text="the Celery task's name")
+    args = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "tournaments_owedtask"
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.task}{tuple(self.args)}"

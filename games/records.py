@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from common.errors import InvalidRequestError
 from games.engine import (
     Cube,
     GameResult,
@@ -22,7 +23,6 @@ from games.engine import (
     start_position,
 )
 from games.engine.match import declined_double_result
-from games.errors import InvalidRequestError
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,10 +24,12 @@ from games.engine import (
     start_position,
 )
 from games.engine.match import may_double as engine_may_double
+from games.exports.events import event_and_round
 from games.exports.jellyfish import GameRecord, MatchRecord, TurnRecord, to_mat
 from games.models import Game, Match, Turn
 from games.prepared import PreparedGet
-from tournaments.models import Player, TournamentMatch
+from players.models import Player
+from players.selectors import player_for
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -46,13 +48,6 @@ def _parsed(instance: Any, slot: str, source: Any, parse: Callable[[Any], Any]) 
     value = parse(source)
     instance.__dict__[slot] = (source, value)
     return value
-
-
-def player_for(user: Any) -> Player | None:
-    """The Player profile of ``user``, or None (anonymous, or no profile)."""
-    if not getattr(user, "is_authenticated", False):
-        return None
-    return Player.objects.filter(user=user).first()
 
 
 def challenged_player(match: Match) -> Player | None:
@@ -447,8 +442,6 @@ def _game_record(match: Match, game: Game, scores: tuple[int, int]) -> GameRecor
 
 
 def _event_and_round(match: Match) -> tuple[str, str]:
-    """The tournament's name and round of a tournament match, else (FRIENDLY_EVENT, "")."""
-    slot = TournamentMatch.objects.select_related("tournament").filter(match=match).first()
-    if slot is None:
-        return FRIENDLY_EVENT, ""
-    return slot.tournament.name, f"Round {slot.round}"
+    """The event's name and round of a match (a tournament's, named by the app that runs it:
+    games.exports.events), else (FRIENDLY_EVENT, "")."""
+    return event_and_round(match) or (FRIENDLY_EVENT, "")

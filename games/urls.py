@@ -1,13 +1,11 @@
-"""Routes of the web pages, mounted at the site root with the namespace "web"."""
+"""Routes of the match and player pages, mounted at the site root in the namespace "web" that
+config/urls.py builds with the home page (tournaments.urls.home_urlpatterns)."""
 
 from django.urls import URLPattern, path
 
 from games import views
 
-app_name = "web"
-
 urlpatterns: list[URLPattern] = [
-    path("", views.home, name="home"),
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/live/", views.match_live, name="match-live"),
     path("matches/<int:pk>/state.json", views.match_state, name="match-state"),

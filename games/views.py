@@ -1,6 +1,6 @@
-"""Web pages: home, a match (board, cube, log, replay, live updates, play), a player.
+"""Web pages: a match (board, cube, log, replay, live updates, play), a player.
 Server-rendered; the browser plays through the REST API (session auth + CSRF), the views only
-read."""
+read. The home page, which lists tournaments too, is tournaments.views.home."""
 
 from __future__ import annotations
 
@@ -17,15 +17,6 @@ from games.board_svg import board_cube, board_frame, board_pieces
 from games.charts import line_chart
 from games.engine import opponent, start_position
 from games.models import Game, Match, ResultReport, Turn
-
-
-@require_safe
-def home(request: HttpRequest) -> HttpResponse:
-    context = {
-        **web_selectors.home_matches(user=request.user),
-        "tournaments": web_selectors.home_tournaments(),
-    }
-    return render(request, "games/home.html", context)
 
 
 @require_safe

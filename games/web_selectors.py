@@ -14,9 +14,8 @@ from django.shortcuts import get_object_or_404
 
 from games import selectors
 from games.engine import next_game
-from games.models import Game, Match, ResultReport, Turn
-from tournaments.models import Player, RatingHistory
-from tournaments.web_selectors import tournament_groups
+from games.models import Game, Match, RatingHistory, ResultReport, Turn
+from players.models import Player
 
 HOME_LIMIT = 20
 OVER = (Match.Status.FINISHED, Match.Status.FORFEITED)
@@ -131,11 +130,6 @@ def player_rating_history(player: Player) -> list[tuple[datetime, float]]:
     first_at, first_rating, first_change = rows[0]
     start = [(player.created_at, first_rating - first_change)]
     return start + [(rated_at, rating) for rated_at, rating, _change in rows]
-
-
-def home_tournaments() -> list[dict[str, Any]]:
-    """Running, open-for-registration and finished tournaments (drafts stay private)."""
-    return tournament_groups(limit=HOME_LIMIT)
 
 
 def match_report_choices(match: Match) -> list[tuple[str, int]]:

@@ -7,79 +7,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from auditlog.context import set_actor
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, Q, QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+import common.admin
+from common.admin import ReadOnlyAdmin
+from common.errors import GameServiceError
 from games.engine import EngineError, Options
-from games.errors import GameServiceError
 from tournaments import services
-from tournaments.models import (
-    Club,
-    Entry,
-    Player,
-    RatingHistory,
-    Round,
-    Standing,
-    Tournament,
-    TournamentMatch,
-    VariantRating,
-)
+from tournaments.models import Entry, Round, Standing, Tournament, TournamentMatch
 from tournaments.services.lifecycle import EDITABLE
 
 # What a service refuses with: its own errors, and engine errors such as bad options.
 SERVICE_ERRORS = (GameServiceError, EngineError)
 
 
-class AuditedAdmin(admin.ModelAdmin):
-    """Rows the admin writes itself are logged under the signed-in user, as the services do
-    with ``set_actor``; a service error becomes a message instead of a 500."""
+class AuditedAdmin(common.admin.AuditedAdmin):
+    """common's audited admin; a refusal of a tournament service (engine errors too, such as
+    bad options) becomes a message."""
 
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except SERVICE_ERRORS as error:  # the transaction of the form is rolled back
-            self.message_user(request, str(error), messages.ERROR)
-            return HttpResponseRedirect(request.get_full_path())
-
-    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
-        with set_actor(request.user):
-            super().save_model(request, obj, form, change)
-
-    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        with set_actor(request.user):
-            super().save_related(request, form, formsets, change)
-
-    def delete_model(self, request: HttpRequest, obj: Any) -> None:
-        with set_actor(request.user):
-            super().delete_model(request, obj)
-
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
-        with set_actor(request.user):
-            super().delete_queryset(request, queryset)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rows computed by the services: the admin may look, never change."""
-
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
+    service_errors = SERVICE_ERRORS
 
 
 def run_service(
@@ -97,45 +48,6 @@ def run_service(
             modeladmin.message_user(request, f"{row}: {error}", messages.ERROR)
         else:
             modeladmin.message_user(request, done % {"name": row}, messages.SUCCESS)
-
-
-# --- clubs and players --------------------------------------------------------------------------
-
-
-@admin.register(Club)
-class ClubAdmin(AuditedAdmin):
-    list_display = ["name", "city", "country", "player_count"]
-    list_filter = ["country"]
-    search_fields = ["name", "city"]
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Club]:
-        return super().get_queryset(request).annotate(player_count=Count("players"))
-
-    @admin.display(description=gettext_lazy("players"), ordering="player_count")
-    def player_count(self, club: Club) -> int:
-        return getattr(club, "player_count", 0)
-
-
-class VariantRatingInline(admin.TabularInline):
-    model = VariantRating
-    fields = ["variant", "rating", "experience", "games"]
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-
-@admin.register(Player)
-class PlayerAdmin(AuditedAdmin):
-    list_display = ["display_name", "user", "club", "country", "rating", "rating_games"]
-    list_filter = ["club", "country"]
-    search_fields = ["display_name", "user__username"]
-    autocomplete_fields = ["user", "club"]
-    # Ratings are recomputed from every result by tournaments.services.ratings.
-    readonly_fields = ["rating", "rating_games", "created_at"]
-    inlines = [VariantRatingInline]
 
 
 # --- tournaments --------------------------------------------------------------------------------
@@ -402,20 +314,3 @@ class StandingAdmin(ReadOnlyAdmin):
     list_filter = ["tournament", "section"]
     search_fields = ["entry__player__display_name", "tournament__name"]
     list_select_related = ["tournament", "entry__player", "entry__tournament"]
-
-
-@admin.register(RatingHistory)
-class RatingHistoryAdmin(ReadOnlyAdmin):
-    list_display = ["player", "variant", "sequence", "rating", "change", "match", "rated_at"]
-    list_filter = ["variant"]
-    search_fields = ["player__display_name"]
-    date_hierarchy = "rated_at"
-    list_select_related = ["player", "match"]
-
-
-@admin.register(VariantRating)
-class VariantRatingAdmin(ReadOnlyAdmin):
-    list_display = ["player", "variant", "rating", "experience", "games"]
-    list_filter = ["variant"]
-    search_fields = ["player__display_name"]
-    list_select_related = ["player"]

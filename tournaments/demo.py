@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from games import services as games_services
+from players.models import Player
 from tournaments import services
-from tournaments.models import Player, Tournament
+from tournaments.models import Tournament
 
 ELIMINATION = "Demo Club Cup"
 SWISS = "Demo Swiss Night"

@@ -1,44 +1,10 @@
-"""Models for players, clubs, tournaments, their entries, rounds, matches, standings and ratings."""
+"""Models for tournaments, their entries, rounds, matches and standings (players, clubs and
+ratings: players/models.py and games/models.py)."""
 
 from django.conf import settings
 from django.db import models
 
-
-class Club(models.Model):
-    name = models.CharField(max_length=120, unique=True)
-    city = models.CharField(max_length=120, blank=True)
-    country = models.CharField(max_length=2, blank=True, help_text="ISO 3166-1 alpha-2 code")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["name"]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class Player(models.Model):
-    """A person who plays matches; linked one-to-one to a Django user."""
-
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
-    )
-    display_name = models.CharField(max_length=80)
-    club = models.ForeignKey(
-        Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
-    )
-    country = models.CharField(max_length=2, blank=True, help_text="ISO 3166-1 alpha-2 code")
-    # FIBS rating from tournaments.services.ratings; rating_games holds the FIBS experience
-    # (the sum of the lengths of the rated matches played).
-    rating = models.FloatField(default=1500.0)
-    rating_games = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["display_name", "id"]
-
-    def __str__(self) -> str:
-        return self.display_name
+from players.models import Club, Player
 
 
 class Tournament(models.Model):
@@ -291,61 +257,3 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} {self.section} #{self.rank} {self.entry_id}"
-
-
-class RatingHistory(models.Model):
-    """A player's rating after one rated match (variant "") or one single game of a variant."""
-
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
-    game = models.ForeignKey(
-        "games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
-    )
-    variant = models.CharField(max_length=16, blank=True, help_text='"": the overall rating')
-    sequence = models.PositiveIntegerField(help_text="order in which results were rated")
-    rating = models.FloatField()
-    change = models.FloatField()
-    experience = models.PositiveIntegerField()
-    rated_at = models.DateTimeField()
-
-    class Meta:
-        ordering = ["player", "variant", "sequence"]
-        indexes = [models.Index(fields=["player", "variant", "sequence"])]
-
-    def __str__(self) -> str:
-        return f"{self.player_id} {self.variant or 'overall'} #{self.sequence}: {self.rating:.1f}"
-
-
-class VariantRating(models.Model):
-    """A player's FIBS rating from single games of one variant."""
-
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="variant_ratings")
-    variant = models.CharField(max_length=16)
-    rating = models.FloatField(default=1500.0)
-    experience = models.PositiveIntegerField(default=0)
-    games = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["player", "variant"]
-        constraints = [
-            models.UniqueConstraint(fields=["player", "variant"], name="variant_rating_unique"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player_id} {self.variant}: {self.rating:.1f}"
-
-
-class OwedTask(models.Model):
-    """A follow-up task (a standings or ratings recompute) that could not be handed to Celery
-    after its write had committed, so it is still owed: tournaments.services.owed runs it when a
-    worker (re)connects to the broker, or at the beat's next owed-tasks run."""
-
-    task = models.CharField(max_length=200, help_text="the Celery task's name")
-    args = models.JSONField(default=list)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["id"]
-
-    def __str__(self) -> str:
-        return f"{self.task}{tuple(self.args)}"

@@ -1,4 +1,5 @@
-"""Signal receivers: a finished games Match is handed to the tournament and rating services."""
+"""Signal receivers: a finished games Match is handed to the tournament services (games rates it
+itself: games.services.matches.match_finished_announce)."""
 
 from typing import Any
 
@@ -11,7 +12,5 @@ from games.signals import match_finished
 def on_match_finished(sender: Any, match: Any, **kwargs: Any) -> None:
     # Imported here so that loading the app (ready()) does not import every service module.
     from tournaments import services
-    from tournaments.services.ratings import ratings_enqueue
 
     services.tournament_match_record(match=match)
-    ratings_enqueue(full=False)  # rate the new results only (or all again if out of order)

@@ -10,16 +10,9 @@ from typing import Any
 from auditlog.models import LogEntry
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from games.models import Game
-from tournaments.models import (
-    Entry,
-    Player,
-    RatingHistory,
-    Round,
-    Standing,
-    Tournament,
-    TournamentMatch,
-)
+from games.models import Game, Match, RatingHistory
+from players.models import Player
+from tournaments.models import Entry, Round, Standing, Tournament, TournamentMatch
 
 
 def may_run_rated(user: Any) -> bool:
@@ -240,3 +233,12 @@ def player_ratings(player: Player) -> Player:
 
 def rating_list() -> QuerySet[Player]:
     return Player.objects.filter(rating_games__gt=0).order_by("-rating", "display_name")
+
+
+def match_event_and_round(match: Match) -> tuple[str, str] | None:
+    """The tournament's name and round of a tournament match, for the .mat export
+    (games.exports.events; registered in TournamentsConfig.ready); None for any other match."""
+    slot = TournamentMatch.objects.select_related("tournament").filter(match=match).first()
+    if slot is None:
+        return None
+    return slot.tournament.name, f"Round {slot.round}"

@@ -13,3 +13,9 @@ urlpatterns: list[URLPattern] = [
     path("<int:pk>/live/", views.tournament_live, name="tournament-live"),
     path("<int:pk>/state.json", views.tournament_state, name="tournament-state"),
 ]
+
+# The home page lists matches and tournaments: config/urls.py mounts it at the site root in the
+# namespace "web", with games.urls.
+home_urlpatterns: list[URLPattern] = [
+    path("", views.home, name="home"),
+]

@@ -1,5 +1,6 @@
-"""Web pages of the tournaments: the list, and a tournament's bracket (elimination formats),
-rounds and standings, kept live by polling a state endpoint. Reads only."""
+"""Web pages of the tournaments: the site's home page (matches and tournaments), the list, and a
+tournament's bracket (elimination formats), rounds and standings, kept live by polling a state
+endpoint. Reads only."""
 
 from __future__ import annotations
 
@@ -9,7 +10,18 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import condition, require_safe
 
+from games import web_selectors as games_web_selectors
 from tournaments import web_selectors
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    """The site's home page: the matches the user may see and the tournaments."""
+    context = {
+        **games_web_selectors.home_matches(user=request.user),
+        "tournaments": web_selectors.tournament_groups(limit=games_web_selectors.HOME_LIMIT),
+    }
+    return render(request, "games/home.html", context)
 
 
 @require_safe

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "auditlog",
+    "players",
     "games",
     "tournaments",
 ]
@@ -138,14 +139,14 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 
 # Django REST framework and the OpenAPI schema
 
-# Seconds a worker remembers which user an API token belongs to (games/api/authentication.py).
+# Seconds a worker remembers which user an API token belongs to (common/api/authentication.py).
 TOKEN_CACHE_SECONDS = env_int("TOKEN_CACHE_SECONDS", 30)
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Token first, so an unauthenticated request gets 401 with a WWW-Authenticate header.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "games.api.authentication.CachedTokenAuthentication",
+        "common.api.authentication.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
@@ -161,14 +162,14 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_RATE_ANON", "120/minute"),
         "user": os.environ.get("THROTTLE_RATE_USER", "600/minute"),
-        # POST endpoints of the games API (games.api.throttling.WriteRateThrottle).
+        # POST endpoints of the games API (common.api.throttling.WriteRateThrottle).
         "writes": os.environ.get("THROTTLE_RATE_WRITES", "240/minute"),
     },
-    "EXCEPTION_HANDLER": "games.api.exceptions.exception_handler",
-    # Input limits: JSON bodies nested deeper than games.jsonlimits.MAX_JSON_DEPTH are a 400
+    "EXCEPTION_HANDLER": "common.api.exceptions.exception_handler",
+    # Input limits: JSON bodies nested deeper than common.jsonlimits.MAX_JSON_DEPTH are a 400
     # (not a RecursionError); bodies over DATA_UPLOAD_MAX_MEMORY_SIZE a JSON 413.
     "DEFAULT_PARSER_CLASSES": [
-        "games.api.parsers.BoundedJSONParser",
+        "common.api.parsers.BoundedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -231,12 +232,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env_int("STANDINGS_RECOMPUTE_SECONDS", 15 * 60),
     },
     "ratings-recompute": {
-        "task": "tournaments.tasks.ratings_recompute",
+        "task": "games.tasks.ratings_recompute",
         "schedule": env_int("RATINGS_RECOMPUTE_SECONDS", 60 * 60),
     },
 }
 
-# Celery when the broker or a worker fails (tournaments/services/owed.py; README, Production).
+# Celery when the broker or a worker fails (games/services/owed.py; README, Production).
 # - A publish fails fast instead of retrying for seconds while the request waits: no publish
 #   retries, one connection attempt, short socket timeouts (a broker that swallows packets costs
 #   a timeout, not a hang). The failed task is recorded as owed and run when a worker (re)connects
@@ -258,7 +259,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 5 * 60),
 }
 CELERY_BEAT_SCHEDULE["owed-tasks-run"] = {
-    "task": "tournaments.tasks.owed_tasks_run",
+    "task": "games.tasks.owed_tasks_run",
     "schedule": env_int("OWED_TASKS_SECONDS", 60),
 }
 

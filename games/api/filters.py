@@ -3,7 +3,7 @@
 import django_filters
 from django.db.models import Q, QuerySet
 
-from games.api.serializers import MAX_ID
+from common.api.serializers import MAX_ID
 from games.models import Match
 
 

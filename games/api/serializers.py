@@ -11,23 +11,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from common.api.serializers import JSONObjectField, StrictSerializer
 from games import selectors
 from games.engine.options import MAX_MATCH_LENGTH
 from games.models import Game, Match, ResultReport, Turn
-from tournaments.models import Player
-
-
-class StrictSerializer(serializers.Serializer):
-    """Rejects fields it does not know, so a typo is an error rather than silently ignored."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(
-                    {name: ["unknown field"] for name in unknown}, code="unknown_field"
-                )
-        return super().to_internal_value(data)
+from players.models import Player
 
 
 @extend_schema_field(
@@ -51,17 +39,6 @@ class MovesField(serializers.Field):
         self.fail("invalid")
 
     def to_representation(self, value: Any) -> Any:
-        return value
-
-
-@extend_schema_field(OpenApiTypes.OBJECT)
-class JSONObjectField(serializers.JSONField):
-    """A JSON object (a dict), e.g. rule options."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        value = super().to_internal_value(data)
-        if not isinstance(value, dict):
-            raise serializers.ValidationError("expected a JSON object")
         return value
 
 
@@ -91,20 +68,6 @@ class PlayerRefSerializer(serializers.ModelSerializer):
 
     def to_representation(self, player: Player) -> dict[str, Any]:
         return {"id": player.pk, "display_name": player.display_name}
-
-
-# The largest id an input may name: a 64-bit column's. PostgreSQL answers "no such row" for a
-# larger one, but SQLite cannot even bind it (OverflowError), so ids past it are a 400.
-MAX_ID = 2**63 - 1
-
-
-def id_field(**kwargs: Any) -> serializers.IntegerField:
-    """An integer id in an input (1..MAX_ID), for ids not checked by a PrimaryKeyRelatedField."""
-    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
-
-
-class ErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField()
 
 
 # --- inputs -----------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """HTTP endpoints of the games API: each validates input, calls one service or selector, and
-serializes the result. Errors become JSON through games.api.exceptions."""
+serializes the result. Errors become JSON through common.api.exceptions."""
 
 from __future__ import annotations
 
@@ -10,35 +10,19 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import generics, serializers, status
+from rest_framework import generics, status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from common.api.views import WriteView, errors, validated
 from games import selectors, services
 from games.api import serializers as s
 from games.api.filters import MatchFilter
 from games.api.renderers import JSONLinesRenderer, MatRenderer
-from games.api.throttling import WriteRateThrottle
 from games.engine import EngineError
 from games.models import Game, Match, ResultReport
-
-
-def errors(*codes: int) -> dict[int, Any]:
-    """Documented error responses: 400 bodies name the bad fields, the others carry detail."""
-    return {code: OpenApiTypes.OBJECT if code == 400 else s.ErrorSerializer for code in codes}
-
-
-def validated(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
-class WriteView(APIView):
-    throttle_classes = [*api_settings.DEFAULT_THROTTLE_CLASSES, WriteRateThrottle]
 
 
 def visible_match(request: Request, pk: int) -> Match:

@@ -8,14 +8,14 @@ from typing import Any
 
 from django.db import transaction
 
+from common.errors import InvalidRequestError, NotAllowedError
 from games import jsonlimits, selectors
 from games.engine import GameResult, Options, next_game
-from games.errors import InvalidRequestError, NotAllowedError
 from games.models import Game, Match
 from games.records import record_replay
 from games.services.matches import game_finish
 from games.services.results import turns_create
-from tournaments.models import Player
+from players.models import Player
 
 
 def match_import_by(*, user: Any, text: str, player_one: Player, player_two: Player) -> Match:

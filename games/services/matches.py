@@ -7,13 +7,14 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import dice, selectors
 from games.engine import GameResult, Options, next_game, opening_roll, start_position
 from games.engine.match import match_winner
-from games.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games.models import Game, Match
+from games.services.ratings import ratings_enqueue
 from games.signals import match_finished
-from tournaments.models import Player
+from players.models import Player
 
 
 def match_create(
@@ -248,7 +249,7 @@ def match_update(*, match: Match, start_next: bool) -> Match:
         match.winner = match.players[winner]
     match.save()
     if winner is not None:
-        match_finished.send(sender=Match, match=match)
+        match_finished_announce(match)
     elif start_next and match.mode == Match.Mode.ONLINE:
         game_start(match=match)
     return match
@@ -272,7 +273,7 @@ def match_forfeit(*, match: Match, user: Any, loser: Player) -> Match:
         match.status = Match.Status.FORFEITED
         match.winner = match.player_two if loser.pk == match.player_one_id else match.player_one
         match.save()
-        match_finished.send(sender=Match, match=match)
+        match_finished_announce(match)
     return match
 
 
@@ -299,3 +300,11 @@ def _check_participant(match: Match, user: Any) -> None:
         return
     if player is None or player.pk not in (match.player_one_id, match.player_two_id):
         raise NotAllowedError("only the two players and the organiser may do this")
+
+
+def match_finished_announce(match: Match) -> None:
+    """Tell the apps above that ``match`` is over (the match_finished signal: tournaments records
+    the result), then rate it once the transaction commits (games.services.ratings): the new
+    results only, or everything again when one came out of order."""
+    match_finished.send(sender=Match, match=match)
+    ratings_enqueue(full=False)

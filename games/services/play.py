@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db import transaction
 
+from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import dice, selectors
 from games.engine import (
     Cube,
@@ -32,12 +33,12 @@ from games.engine import (
     stage_for,
 )
 from games.engine.match import declined_double_result, is_stuck
-from games.errors import ConflictError, InvalidRequestError, NotAllowedError, StalePlyError
+from games.errors import StalePlyError
 from games.models import Game, Turn
 from games.prepared import PreparedInsert, PreparedUpdate
 from games.selectors import legal_plays_for as legal_plays  # the engine's, remembered
 from games.services.matches import game_finish
-from tournaments.models import Player
+from players.models import Player
 
 RESIGNATION_KINDS = ("single", "mars")
 # What a roll or a play may change on the game row, when no game ends (game_finish saves all).

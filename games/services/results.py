@@ -9,14 +9,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import selectors
 from games.engine import GameResult, NextGame, next_game, start_position
-from games.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games.models import Game, Match, ResultReport, Turn
 from games.records import Replay, record_replay
-from games.services.matches import game_finish
-from games.signals import match_finished
-from tournaments.models import Player
+from games.services.matches import game_finish, match_finished_announce
+from players.models import Player
 
 KIND_POINTS = {"single": 1, "mars": 2, "triple": 3, "mother": 2}
 KIND_FOR_POINTS = {1: "single", 2: "mars", 3: "triple"}
@@ -266,7 +265,7 @@ def _apply(report: ResultReport) -> Game | None:
         match.winner = report.winner
         match.status = Match.Status.FINISHED
         match.save()
-        match_finished.send(sender=Match, match=match)
+        match_finished_announce(match)
         return None
     options = selectors.match_options(match)
     upcoming = next_game(selectors.match_state(match), options)

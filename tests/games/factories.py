@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 
 from games.engine import Options
 from games.models import Match
-from tournaments.models import Club, Player
+from players.models import Club, Player
 
 
 class UserFactory(factory.django.DjangoModelFactory):

@@ -1,4 +1,4 @@
-"""Token authentication with the per-process cache (games/api/authentication.py)."""
+"""Token authentication with the per-process cache (common/api/authentication.py)."""
 
 import pytest
 from django.db import connection
@@ -7,7 +7,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games.api.authentication import CachedTokenAuthentication
+from common.api.authentication import CachedTokenAuthentication
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 
 from games.demo import game_play_random
 from games.models import Game, Match
-from tournaments.models import Player
+from players.models import Player
 
 pytestmark = pytest.mark.django_db
 

@@ -18,12 +18,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from games import jsonlimits, services
-from games.api.serializers import MAX_ID
+from common import jsonlimits
+from common.api.serializers import MAX_ID
+from common.jsonlimits import MAX_JSON_DEPTH
+from games import services
 from games.engine import Options
 from games.engine.options import _CHOICES as CHOICES
 from games.engine.options import MAX_CYCLE_LENGTH, MAX_MATCH_LENGTH, MAX_STUCK_LIMIT
-from games.jsonlimits import MAX_JSON_DEPTH
 from games.models import Match, ResultReport
 from tests.games.factories import MatchFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import EntryFactory, TournamentFactory

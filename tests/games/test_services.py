@@ -4,10 +4,10 @@ import random
 
 import pytest
 
+from common.errors import ConflictError, NotAllowedError
 from games import selectors, services
 from games.demo import game_play_random, match_play_random
 from games.engine import InvalidOptionsError
-from games.errors import ConflictError, NotAllowedError
 from games.models import Game, Match, Turn
 
 pytestmark = pytest.mark.django_db

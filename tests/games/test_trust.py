@@ -10,10 +10,10 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.demo import match_play_random
-from games.models import Match
+from games.models import Match, RatingHistory
+from games.services.ratings import ratings_recompute
+from players.models import Player
 from tests.games.factories import PlayerFactory, UserFactory
-from tournaments.models import Player, RatingHistory
-from tournaments.services.ratings import ratings_recompute
 
 pytestmark = pytest.mark.django_db
 

@@ -11,19 +11,11 @@ from auditlog.models import LogEntry
 from django.test import Client
 from django.urls import reverse
 
+from games.models import RatingHistory
+from players.models import Club, Player, VariantRating
 from tests.tournaments.factories import EntryFactory, TournamentFactory
 from tests.tournaments.helpers import play_all, tournament_running
-from tournaments.models import (
-    Club,
-    Entry,
-    Player,
-    RatingHistory,
-    Round,
-    Standing,
-    Tournament,
-    TournamentMatch,
-    VariantRating,
-)
+from tournaments.models import Entry, Round, Standing, Tournament, TournamentMatch
 
 MODELS = [Club, Player, Tournament, Entry, Round, TournamentMatch, Standing, RatingHistory,
           VariantRating]  # fmt: skip
@@ -50,7 +42,7 @@ def played_cup(org_api, players) -> Tournament:
 
 
 def admin_url(model: type, view: str, *args: Any) -> str:
-    return reverse(f"admin:tournaments_{model._meta.model_name}_{view}", args=args)
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_{view}", args=args)
 
 
 def act(client: Client, action: str, *rows: Any, model: type = Tournament) -> list[str]:

@@ -3,8 +3,8 @@
 import pytest
 from django.db import IntegrityError
 
+from players.models import Player
 from tests.games.factories import ClubFactory, PlayerFactory, UserFactory
-from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
 

@@ -13,11 +13,14 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from config.celery_app import app as celery_app
+from games import tasks
+from games.models import OwedTask
+from games.services import owed
+from games.services import ratings as ratings_service
 from tests.tournaments.factories import PlayerFactory, UserFactory
 from tests.tournaments.test_worker_integration import forget_connections, free_port
-from tournaments import services, tasks
-from tournaments.models import OwedTask, Standing
-from tournaments.services import owed
+from tournaments import services
+from tournaments.models import Standing
 
 
 @pytest.fixture(autouse=True)
@@ -120,7 +123,7 @@ def test_publishing_is_configured_to_fail_fast_and_tasks_to_survive_a_killed_wor
     assert 60 <= options["visibility_timeout"] <= 15 * 60
     assert conf.task_acks_late and conf.task_reject_on_worker_lost
     assert conf.worker_prefetch_multiplier == 1
-    assert conf.beat_schedule["owed-tasks-run"]["task"] == "tournaments.tasks.owed_tasks_run"
+    assert conf.beat_schedule["owed-tasks-run"]["task"] == "games.tasks.owed_tasks_run"
 
 
 def test_a_result_write_does_not_wait_on_a_refusing_broker_and_owes_its_recomputes(
@@ -131,7 +134,7 @@ def test_a_result_write_does_not_wait_on_a_refusing_broker_and_owes_its_recomput
 
     assert len(publish_times) == 2 and sum(publish_times) < 0.3  # was 1.5 s of publish retries
     assert owed_rows() == [
-        ("tournaments.tasks.ratings_update", []),
+        ("games.tasks.ratings_update", []),
         ("tournaments.tasks.standings_recompute", [tournament.pk]),
     ]
     assert wins(tournament, winner) == 0  # committed, but not yet recomputed
@@ -172,15 +175,15 @@ def test_owed_tasks_catch_the_standings_up_once_each(
 
 
 def test_an_owed_task_that_fails_is_kept_and_an_unknown_one_dropped(db, monkeypatch):
-    owed.owed_task_record("tournaments.tasks.ratings_recompute", [])
+    owed.owed_task_record("games.tasks.ratings_recompute", [])
     owed.owed_task_record("tournaments.tasks.renamed_meanwhile", [1])
 
     def broken() -> int:
         raise RuntimeError("still broken")
 
-    monkeypatch.setattr(services, "ratings_recompute", broken)
+    monkeypatch.setattr(ratings_service, "ratings_recompute", broken)
     assert owed.owed_tasks_run() == 0
-    assert owed_rows() == [("tournaments.tasks.ratings_recompute", [])]
+    assert owed_rows() == [("games.tasks.ratings_recompute", [])]
 
     monkeypatch.undo()
     assert tasks.owed_tasks_run.delay().get() == 1  # eager here, as without a broker

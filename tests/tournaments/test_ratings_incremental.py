@@ -14,11 +14,12 @@ from django.db import connection
 from django.utils import timezone
 
 from games.engine import Options
-from games.models import VARIANTS, Game, Match
+from games.models import VARIANTS, Game, Match, RatingHistory
+from games.services import ratings as service
+from players.models import Player, VariantRating
 from tests.tournaments.factories import PlayerFactory, UserFactory
 from tests.tournaments.helpers import play_all, tournament_running
-from tournaments.models import Entry, Player, RatingHistory, TournamentMatch, VariantRating
-from tournaments.services import ratings as service
+from tournaments.models import Entry, TournamentMatch
 
 pytestmark = pytest.mark.django_db
 

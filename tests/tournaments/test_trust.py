@@ -11,11 +11,10 @@ from django.contrib.auth.models import Group, Permission
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Match
+from games.models import Match, RatingHistory
 from tests.tournaments.conftest import Api
 from tests.tournaments.factories import UserFactory
 from tests.tournaments.helpers import play_all, tournament_running
-from tournaments.models import RatingHistory
 
 pytestmark = pytest.mark.django_db
 

@@ -17,6 +17,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from config.celery_app import app as celery_app
+from games.models import OwedTask
+from games.services import owed
 from tests.tournaments import test_worker_integration as integration
 from tests.tournaments.factories import PlayerFactory, UserFactory
 from tests.tournaments.test_worker_integration import (
@@ -27,8 +29,7 @@ from tests.tournaments.test_worker_integration import (
     wait_until,
 )
 from tournaments import services, tasks
-from tournaments.models import OwedTask, Standing
-from tournaments.services import owed
+from tournaments.models import Standing
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = integration.pytestmark
@@ -174,7 +175,7 @@ def test_owed_recomputes_run_when_the_broker_comes_back(redis, workers):
         return stored is not None and stored.match_wins == 1 and not OwedTask.objects.exists()
 
     show_logs_on_failure([log], caught_up, 40, "the owed recomputes after the broker's return")
-    assert "tournaments.tasks.owed_tasks_run" in log.read_text()
+    assert "games.tasks.owed_tasks_run" in log.read_text()
 
 
 def test_a_task_survives_its_worker_killed_mid_task(redis, workers):

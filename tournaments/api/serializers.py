@@ -6,17 +6,11 @@ from auditlog.models import LogEntry
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.serializers import MAX_ID, JSONObjectField, StrictSerializer, id_field
+from common.api.serializers import MAX_ID, JSONObjectField, StrictSerializer, id_field
 from games.engine.options import MAX_MATCH_LENGTH
-from tournaments.models import (
-    Club,
-    Entry,
-    Player,
-    RatingHistory,
-    Standing,
-    Tournament,
-    VariantRating,
-)
+from games.models import RatingHistory
+from players.models import Club, Player, VariantRating
+from tournaments.models import Entry, Standing, Tournament
 
 SETTINGS_FIELDS = [
     "name", "club", "starts_on", "ends_on", "format", "match_length", "options", "match_mode",

@@ -1,5 +1,5 @@
 """HTTP endpoints of the tournaments API: each validates input, calls one service or selector,
-and serializes the result. Service errors become JSON through games.api.exceptions."""
+and serializes the result. Service errors become JSON through common.api.exceptions."""
 
 from __future__ import annotations
 
@@ -15,11 +15,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.views import WriteView, errors, validated
-from games.errors import InvalidRequestError
+from common.api.views import WriteView, errors, validated
+from common.errors import InvalidRequestError
+from players.models import Player
 from tournaments import selectors, services
 from tournaments.api import serializers as s
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import Entry, Tournament
 
 BODY = OpenApiTypes.OBJECT
 

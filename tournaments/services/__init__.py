@@ -12,7 +12,6 @@ from tournaments.services.lifecycle import (
     tournament_start,
     tournament_update,
 )
-from tournaments.services.ratings import ratings_recompute
 from tournaments.services.results import (
     result_correct,
     round_deadline_set,
@@ -26,7 +25,6 @@ __all__ = [
     "entry_check_in",
     "entry_register",
     "entry_withdraw",
-    "ratings_recompute",
     "registration_close",
     "registration_open",
     "result_correct",

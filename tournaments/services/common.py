@@ -11,9 +11,9 @@ from auditlog.context import set_actor
 from auditlog.models import LogEntry
 from django.db import transaction
 
+from common.errors import ConflictError, NotAllowedError
 from games import services as games_services
 from games.engine import Options
-from games.errors import ConflictError, NotAllowedError
 from games.models import Match
 from tournaments import selectors
 from tournaments.models import Tournament, TournamentMatch

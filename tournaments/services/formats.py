@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.errors import ConflictError, InvalidRequestError
+from common.errors import ConflictError, InvalidRequestError
 from tournaments import brackets, round_robin, swiss
 from tournaments.models import Entry, Round, Tournament, TournamentMatch
 from tournaments.services.common import (

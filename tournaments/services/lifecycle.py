@@ -11,11 +11,12 @@ from auditlog.context import set_actor
 from django.db import transaction
 from django.db.models import Max
 
+from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import services as games_services
 from games.engine import Options
-from games.errors import ConflictError, InvalidRequestError, NotAllowedError
+from players.models import Player
 from tournaments import selectors
-from tournaments.models import Entry, Player, Tournament, TournamentMatch
+from tournaments.models import Entry, Tournament, TournamentMatch
 from tournaments.services.common import audit, check_status, locked, organiser_action
 from tournaments.standings import TIEBREAKS
 

@@ -10,13 +10,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from common.errors import ConflictError, InvalidRequestError
 from games import services as games_services
-from games.errors import ConflictError, InvalidRequestError
 from games.models import Game, Match
+from games.services.ratings import ratings_enqueue
 from tournaments.models import Entry, Round, Tournament, TournamentMatch
 from tournaments.services import formats
 from tournaments.services.common import audit, has_started, locked, organiser_action
-from tournaments.services.ratings import ratings_enqueue
 from tournaments.services.standings import standings_enqueue
 
 MatchStatus = TournamentMatch.Status

@@ -143,8 +143,8 @@ def standings_enqueue(tournament: Tournament) -> None:
     """Recompute the standings once the current transaction commits (a Celery task). When the
     task cannot be published (broker down) or, run eagerly, fails, the error is logged, the
     request that committed its write still answers at once, and the task is owed
-    (tournaments.services.owed): run when the broker is back."""
-    from tournaments.services.owed import task_enqueue_on_commit
+    (games.services.owed): run when the broker is back."""
+    from games.services.owed import task_enqueue_on_commit
     from tournaments.tasks import standings_recompute as standings_recompute_task
 
     task_enqueue_on_commit(standings_recompute_task, tournament.pk)

@@ -5,9 +5,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from common.errors import GameServiceError
 from games import services
-from games.errors import GameServiceError
-from tournaments.models import Player
+from players.models import Player
 
 
 class Command(BaseCommand):

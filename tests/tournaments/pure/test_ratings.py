@@ -2,7 +2,7 @@
 
 import pytest
 
-from tournaments.ratings import RatedMatch, Rating, expected_win, k_factor, rate, rate_all
+from players.ratings import RatedMatch, Rating, expected_win, k_factor, rate, rate_all
 
 
 def test_two_newcomers_in_a_one_point_match_move_ten_points():

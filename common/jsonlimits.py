@@ -31,7 +31,7 @@ def check_depth(value: Any, limit: int = MAX_JSON_DEPTH) -> None:
     >>> check_depth([[[[]]]], limit=3)
     Traceback (most recent call last):
     ...
-    games.jsonlimits.JSONTooDeepError: JSON nested deeper than 3 levels
+    common.jsonlimits.JSONTooDeepError: JSON nested deeper than 3 levels
     """
     stack = [(value, 1)]
     while stack:
@@ -56,7 +56,7 @@ def loads(text: str | bytes, limit: int = MAX_JSON_DEPTH, **kwargs: Any) -> Any:
     >>> loads("[" * 100_000)
     Traceback (most recent call last):
     ...
-    games.jsonlimits.JSONTooDeepError: JSON nested deeper than 64 levels
+    common.jsonlimits.JSONTooDeepError: JSON nested deeper than 64 levels
     """
     try:
         value = json.loads(text, **kwargs)

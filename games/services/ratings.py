@@ -32,9 +32,9 @@ from django.db import transaction
 from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.db.models.functions import Coalesce
 
-from games.models import Game, Match
-from tournaments.models import Player, RatingHistory, VariantRating
-from tournaments.ratings import RatedMatch, Rating, rate
+from games.models import Game, Match, RatingHistory
+from players.models import Player, VariantRating
+from players.ratings import RatedMatch, Rating, rate
 
 Outcome = tuple[Match, Game | None, int, int, int, object]  # match, game, winner, loser, length, at
 Standing = dict[int, tuple[Rating, int]]  # player -> (rating, results rated)
@@ -285,8 +285,8 @@ def _store_variants(by_variant: dict[str, Standing]) -> None:
 def ratings_enqueue(*, full: bool = True) -> None:
     """Once the current transaction commits, rate the new results (``full=False``: a finished
     match) or recompute everything (a corrected result). Runs as a Celery task; owed when it
-    cannot be published, as in ``standings_enqueue``: the committed write still stands."""
-    from tournaments import tasks
-    from tournaments.services.owed import task_enqueue_on_commit
+    cannot be published (games.services.owed): the committed write still stands."""
+    from games import tasks
+    from games.services.owed import task_enqueue_on_commit
 
     task_enqueue_on_commit(tasks.ratings_recompute if full else tasks.ratings_update)

@@ -1,4 +1,7 @@
-"""Turns service and engine errors into JSON responses with a clear message, never a 500."""
+"""Turns service and engine errors into JSON responses with a clear message, never a 500.
+
+Apps add their own error classes with ``register_error_status`` (games registers the engine's
+EngineError as a 400 in GamesConfig.ready), so this module imports no app."""
 
 import logging
 from typing import Any
@@ -10,8 +13,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.engine import EngineError
-from games.errors import ConflictError, InvalidRequestError, NotAllowedError
+from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 
 logger = logging.getLogger(__name__)
 
@@ -20,12 +22,18 @@ logger = logging.getLogger(__name__)
 DATABASE_UNAVAILABLE = "the database could not complete the request; retry"
 RETRY_AFTER_SECONDS = "1"
 
-STATUS_FOR = (
+STATUS_FOR: list[tuple[type[Exception], int]] = [
     (NotAllowedError, status.HTTP_403_FORBIDDEN),
     (ConflictError, status.HTTP_409_CONFLICT),
     (InvalidRequestError, status.HTTP_400_BAD_REQUEST),
-    (EngineError, status.HTTP_400_BAD_REQUEST),
-)
+]
+
+
+def register_error_status(error_class: type[Exception], code: int) -> None:
+    """Answer ``error_class`` (and its subclasses) with ``code`` and the error's message, e.g.
+    an app's own errors raised below its API. Registering a class twice changes nothing."""
+    if (error_class, code) not in STATUS_FOR:
+        STATUS_FOR.append((error_class, code))
 
 
 def request_limit_error(exc: BaseException | None) -> tuple[int, str] | None:

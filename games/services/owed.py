@@ -29,7 +29,7 @@ from celery import current_app
 from django.db import DatabaseError, transaction
 from kombu.exceptions import OperationalError as BrokerError
 
-from tournaments.models import OwedTask
+from games.models import OwedTask
 
 logger = logging.getLogger(__name__)
 

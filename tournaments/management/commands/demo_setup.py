@@ -14,8 +14,8 @@ from rest_framework.authtoken.models import Token
 from games import services
 from games.demo import game_play_random, match_play_random
 from games.models import Match
+from players.models import Club, Player
 from tournaments.demo import demo_tournaments
-from tournaments.models import Club, Player
 
 DEMO_PASSWORD = "tabla-demo"
 DEMO_PLAYERS = [

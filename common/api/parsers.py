@@ -1,7 +1,7 @@
 """The API's JSON parser: DRF's, refusing bodies nested deeper than MAX_JSON_DEPTH with a 400.
 
 DRF reads the body through Django's ``request.body``, which enforces
-DATA_UPLOAD_MAX_MEMORY_SIZE (RequestDataTooBig: answered 413 by games.api.exceptions).
+DATA_UPLOAD_MAX_MEMORY_SIZE (RequestDataTooBig: answered 413 by common.api.exceptions).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import IO, Any
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from games.jsonlimits import MAX_JSON_DEPTH, JSONTooDeepError, check_depth
+from common.jsonlimits import MAX_JSON_DEPTH, JSONTooDeepError, check_depth
 
 TOO_DEEP = (
     f"JSON parse error - the body is nested deeper than {MAX_JSON_DEPTH} levels "

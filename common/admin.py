@@ -1,0 +1,62 @@
+"""Admin bases every app's admin uses: audited writes and read-only computed rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from auditlog.context import set_actor
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+
+from common.errors import GameServiceError
+
+
+class AuditedAdmin(admin.ModelAdmin):
+    """Rows the admin writes itself are logged under the signed-in user, as the services do
+    with ``set_actor``; a service error (``service_errors``) becomes a message instead of a
+    500."""
+
+    service_errors: tuple[type[Exception], ...] = (GameServiceError,)
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except self.service_errors as error:  # the transaction of the form is rolled back
+            self.message_user(request, str(error), messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        with set_actor(request.user):
+            super().save_model(request, obj, form, change)
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        with set_actor(request.user):
+            super().save_related(request, form, formsets, change)
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        with set_actor(request.user):
+            super().delete_model(request, obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        with set_actor(request.user):
+            super().delete_queryset(request, queryset)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows computed by the services: the admin may look, never change."""
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False

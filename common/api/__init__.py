@@ -1,0 +1,1 @@
+"""The shared API pieces: exception handler, parser, throttle, serializers, view helpers."""

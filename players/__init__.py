@@ -1,0 +1,1 @@
+"""Players, clubs and ratings: the bottom app (games and tournaments build on it)."""

@@ -1,0 +1,56 @@
+"""Admin of clubs and players (audited writes) and their per-variant ratings (read-only: the
+ratings service computes them)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy
+
+from common.admin import AuditedAdmin, ReadOnlyAdmin
+from players.models import Club, Player, VariantRating
+
+
+@admin.register(Club)
+class ClubAdmin(AuditedAdmin):
+    list_display = ["name", "city", "country", "player_count"]
+    list_filter = ["country"]
+    search_fields = ["name", "city"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Club]:
+        return super().get_queryset(request).annotate(player_count=Count("players"))
+
+    @admin.display(description=gettext_lazy("players"), ordering="player_count")
+    def player_count(self, club: Club) -> int:
+        return getattr(club, "player_count", 0)
+
+
+class VariantRatingInline(admin.TabularInline):
+    model = VariantRating
+    fields = ["variant", "rating", "experience", "games"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Player)
+class PlayerAdmin(AuditedAdmin):
+    list_display = ["display_name", "user", "club", "country", "rating", "rating_games"]
+    list_filter = ["club", "country"]
+    search_fields = ["display_name", "user__username"]
+    autocomplete_fields = ["user", "club"]
+    # Ratings are recomputed from every result by games.services.ratings.
+    readonly_fields = ["rating", "rating_games", "created_at"]
+    inlines = [VariantRatingInline]
+
+
+@admin.register(VariantRating)
+class VariantRatingAdmin(ReadOnlyAdmin):
+    list_display = ["player", "variant", "rating", "experience", "games"]
+    list_filter = ["variant"]
+    search_fields = ["player__display_name"]
+    list_select_related = ["player"]

@@ -1,0 +1,8 @@
+"""App configuration for players: players, clubs and their ratings."""
+
+from django.apps import AppConfig
+
+
+class PlayersConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "players"

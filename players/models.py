@@ -1,0 +1,66 @@
+"""Players, their clubs and their per-variant ratings.
+
+The tables keep the names they had when these models lived in tournaments (``db_table``), so
+moving them here changed no table (players/migrations/0001_initial.py)."""
+
+from django.conf import settings
+from django.db import models
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=120, unique=True)
+    city = models.CharField(max_length=120, blank=True)
+    country = models.CharField(max_length=2, blank=True, help_text="ISO 3166-1 alpha-2 code")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "tournaments_club"
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A person who plays matches; linked one-to-one to a Django user."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
+    )
+    display_name = models.CharField(max_length=80)
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+    )
+    country = models.CharField(max_length=2, blank=True, help_text="ISO 3166-1 alpha-2 code")
+    # FIBS rating from games.services.ratings; rating_games holds the FIBS experience
+    # (the sum of the lengths of the rated matches played).
+    rating = models.FloatField(default=1500.0)
+    rating_games = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "tournaments_player"
+        ordering = ["display_name", "id"]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class VariantRating(models.Model):
+    """A player's FIBS rating from single games of one variant."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="variant_ratings")
+    variant = models.CharField(max_length=16)
+    rating = models.FloatField(default=1500.0)
+    experience = models.PositiveIntegerField(default=0)
+    games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        db_table = "tournaments_variantrating"
+        ordering = ["player", "variant"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "variant"], name="variant_rating_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.variant}: {self.rating:.1f}"
