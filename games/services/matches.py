@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games import dice, selectors
 from games.engine import GameResult, Options, next_game, opening_roll, start_position
+from games.engine.cube import points_scored
 from games.engine.match import match_winner
 from games.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games.models import Game, Match
@@ -228,7 +229,7 @@ def game_finish(*, game: Game, result: GameResult, ended_by: str, start_next: bo
     game.result_winner = game.player_of(result.winner) if result.winner else None
     game.result_kind = result.kind
     # The points scored: the cube multiplies a win (RULES.md §6.4), not a tie's points.
-    game.result_points = result.points if result.is_tie else result.points * game.cube_value
+    game.result_points = points_scored(result, game.cube_value)
     game.cube_offered_by = ""
     game.dice = None
     game.finished_at = timezone.now()
