@@ -17,6 +17,7 @@ from games.engine import (
     Cube,
     GameResult,
     Options,
+    Play,
     Position,
     check_play,
     find_variant,
@@ -49,6 +50,7 @@ class Step:
     result: GameResult | None  # what the play ended the game with (None for a cube action)
     cube: Cube  # the cube after this entry
     game_result: GameResult | None  # the game's result when this entry ended it (a drop too)
+    play: Play | None = None  # the play as the engine read it (None for a cube action)
 
 
 def replay_log(
@@ -143,6 +145,7 @@ def _play_step(
         outcome.result,
         cube,
         outcome.result,
+        outcome.play,
     )
 
 
