@@ -64,8 +64,9 @@ def replay_log(
     """Replay ``log`` from the start of a ``variant`` game with ``first`` to move, yielding each
     entry's Step. A cube action is allowed only where the match's ``cube`` option applies and
     not in the Crawford game (``crawford``); a drop ends the game. An entry that gives a
-    ``side`` must name the side the replay expects. Raises ReplayError at the first entry that
-    is malformed or illegal."""
+    ``side`` or a ``kind`` must name the one the replay expects (a play is a "roll", or
+    "pending" for a Gjul Bara stage played without a roll). Raises ReplayError at the first
+    entry that is malformed or illegal."""
     position = start_position(variant, first)
     cube = Cube(crawford=crawford)
     ended = False
@@ -77,6 +78,8 @@ def replay_log(
             step = _cube_step(number, variant, options, position, cube, kind, side, dice, moves)
         else:
             step = _play_step(number, variant, options, position, cube, side, dice, moves)
+            if kind is not None and kind != step.kind:
+                raise ReplayError(number, f"a {step.kind} turn is recorded as {kind!r}")
         position, cube = step.position_after, step.cube
         ended = step.game_result is not None
         yield step
