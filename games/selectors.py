@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
-from games import dice
+from games import dice, replay
 from games.engine import (
     Cube,
     GameResult,
@@ -17,13 +17,13 @@ from games.engine import (
     Options,
     Outcome,
     Position,
-    check_play,
     legal_plays,
     opponent,
     record_game,
     start_position,
 )
-from games.engine.match import may_double as engine_may_double
+from games.engine.cube import may_double as engine_may_double
+from games.engine.cube import points_before_cube
 from games.exports.events import event_and_round
 from games.exports.jellyfish import GameRecord, MatchRecord, TurnRecord, to_mat
 from games.models import Game, Match, Turn
@@ -84,7 +84,7 @@ def game_result(game: Game, *, cube: bool = True) -> GameResult:
     if game.result_winner_id is not None:
         winner = "w" if game.result_winner_id == game.white_id else "b"
         if not cube:
-            points //= game.cube_value
+            points = points_before_cube(points, game.cube_value)
     return GameResult(winner, game.result_kind, points)
 
 
@@ -182,13 +182,17 @@ def may_double(game: Game) -> bool:
     if not is_roll_due(game):
         return False
     turn = game.position["turn"]
-    cube = Cube(game.cube_value, _COLOUR_INDEX.get(game.cube_owner))
-    return engine_may_double(
-        cube, _COLOUR_INDEX[turn], game.variant, match_options(game.match), crawford=game.crawford
-    )
+    return engine_may_double(game_cube(game), turn, game.variant, match_options(game.match))
 
 
-_COLOUR_INDEX = {"w": 0, "b": 1}  # the cube's owner by colour: it does not change in a game
+def game_cube(game: Game) -> Cube:
+    """The game's doubling cube as the engine's value."""
+    return Cube(game.cube_value, game.cube_owner, game.cube_offered_by, game.crawford)
+
+
+def game_cube_put(game: Game, cube: Cube) -> None:
+    """Store ``cube`` on ``game`` (the caller saves)."""
+    game.cube_value, game.cube_owner, game.cube_offered_by = cube.value, cube.owner, cube.offered_by
 
 
 def game_legal_plays(game: Game) -> list[Outcome]:
@@ -224,66 +228,36 @@ def game_turns(game: Game) -> QuerySet[Turn]:
 
 
 def game_replay_problems(game: Game) -> list[str]:
-    """Replay the turn log from the start through the engine; describe every difference from
-    the stored positions (empty when the game is consistent)."""
+    """Replay the turn log from the start through the engine (games.replay); describe every
+    difference from the stored positions and cube (empty when the game is consistent). The
+    replay stops at the first turn that breaks the rules."""
     options = match_options(game.match)
     position = start_position(game.variant, "w")
+    cube = Cube(crawford=game.crawford)
     problems: list[str] = []
+    turns = list(game_turns(game))
     expected_ply = 1
-    cube = _CubeReplay()
-    for turn in game_turns(game):
+    for turn in turns:
         if turn.ply != expected_ply:
             problems.append(f"ply {turn.ply}: expected ply {expected_ply}")
         expected_ply = turn.ply + 1
-        if turn.kind in Turn.CUBE_KINDS or cube.offered:
-            problems.extend(cube.replay(turn, position))
-            continue
-        try:
-            dice_now = None if position.pending else turn.dice
-            outcome = check_play(game.variant, position, dice_now, turn.moves, options)
-        except ValueError as error:
-            problems.append(f"ply {turn.ply}: {error}")
-            return problems
-        position = outcome.position
-        if position.to_json() != turn.position_after:
-            problems.append(f"ply {turn.ply}: stored position_after differs from the replay")
+    try:
+        steps = replay.replay_log(game.variant, options, turns, crawford=game.crawford)
+        for turn, step in zip(turns, steps, strict=False):  # stops at a ReplayError
+            position, cube = step.position_after, step.cube
+            if position.to_json() != turn.position_after:
+                problems.append(f"ply {turn.ply}: stored position_after differs from the replay")
+    except replay.ReplayError as error:
+        problems.append(f"ply {turns[error.number - 1].ply}: {error.message}")
+        return problems
     if position.to_json() != game.position:
         problems.append("the game's current position differs from the replay of its turns")
-    if (cube.value, cube.owner, cube.offered) != (
-        game.cube_value,
-        game.cube_owner,
-        "" if game.is_over else game.cube_offered_by,
-    ):
+    offered = "" if game.is_over else game.cube_offered_by
+    if (cube.value, cube.owner, cube.offered_by) != (game.cube_value, game.cube_owner, offered):
         problems.append("the game's cube differs from the replay of its cube actions")
     if expected_ply != game.ply:
         problems.append(f"the game is at ply {game.ply} but its log ends at ply {expected_ply - 1}")
     return problems
-
-
-class _CubeReplay:
-    """The cube through a game's turn log: every action checked against the one before."""
-
-    def __init__(self) -> None:
-        self.value, self.owner, self.offered = 1, "", ""
-
-    def replay(self, turn: Turn, position: Position) -> list[str]:
-        where = f"ply {turn.ply}"
-        problems = []
-        if turn.moves or turn.dice or turn.position_after != position.to_json():
-            problems.append(f"{where}: a cube action moves no checker")
-        if turn.kind == Turn.Kind.DOUBLE:
-            if self.offered or turn.side != position.turn or self.owner not in ("", turn.side):
-                problems.append(f"{where}: a double by {turn.side} is out of turn")
-            self.offered = turn.side
-        elif turn.kind in (Turn.Kind.TAKE, Turn.Kind.DROP):
-            if not self.offered or turn.side == self.offered:
-                problems.append(f"{where}: a {turn.kind} with no double of the opponent's")
-            if turn.kind == Turn.Kind.TAKE:
-                self.value, self.owner = self.value * 2, turn.side
-            self.offered = ""
-        else:
-            problems.append(f"{where}: a {turn.kind} while a double awaits an answer")
-        return problems
 
 
 def game_dice_proof(game: Game) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from django.views.decorators.http import condition, require_safe
 from games import selectors, web_selectors
 from games.board_svg import board_cube, board_frame, board_pieces
 from games.charts import line_chart
-from games.engine import opponent, start_position
+from games.engine import Cube, opponent, start_position
 from games.models import Game, Match, ResultReport, Turn
 
 
@@ -160,7 +160,7 @@ def _cube(game: Game) -> dict[str, Any]:
         "owner_colour": game.cube_owner,
         "doubler": game.player_of(offered_by) if offered_by else None,
         "taker": game.player_of(opponent(offered_by)) if offered_by else None,
-        "offered_value": game.cube_value * 2,
+        "offered_value": selectors.game_cube(game).offered_value,
         "crawford": game.crawford,
         "dropped": game.ended_by == Game.EndedBy.DROP,
         "piece": board_cube(game.cube_value, game.cube_owner, offered=bool(offered_by)),
@@ -171,30 +171,26 @@ def _side_name(game: Game, side: str) -> str:
     return f"{_('White') if side == 'w' else _('Black')} ({game.player_of(side).display_name})"
 
 
-def _cube_steps(turns: list[Turn]) -> list[tuple[int, str, str]]:
-    """The cube as (value, owner, offered_by) after each turn of a game's log."""
-    value, owner, offered_by = 1, "", ""
+def _cube_steps(game: Game, turns: list[Turn]) -> list[Cube]:
+    """The cube after each turn of a game's log, as the engine's cube actions leave it."""
+    cube = Cube(crawford=game.crawford)
     steps = []
     for turn in turns:
-        if turn.kind == Turn.Kind.DOUBLE:
-            offered_by = turn.side
-        elif turn.kind == Turn.Kind.TAKE:
-            value, owner, offered_by = value * 2, turn.side, ""
-        elif turn.kind == Turn.Kind.DROP:
-            offered_by = ""
-        steps.append((value, owner, offered_by))
+        if turn.kind in Turn.CUBE_KINDS:
+            cube, _ended = cube.act(turn.kind, turn.side)
+        steps.append(cube)
     return steps
 
 
 def _log_rows(game: Game, turns: list[Turn]) -> list[dict[str, Any]]:
-    steps = _cube_steps(turns)
-    return [_log_row(game, turn, step[0]) for turn, step in zip(turns, steps, strict=True)]
+    steps = _cube_steps(game, turns)
+    return [_log_row(game, turn, cube) for turn, cube in zip(turns, steps, strict=True)]
 
 
-def _log_row(game: Game, turn: Turn, cube_value: int = 1) -> dict[str, Any]:
-    """A row of the move log; ``cube_value``: the cube's value after the turn."""
+def _log_row(game: Game, turn: Turn, cube: Cube) -> dict[str, Any]:
+    """A row of the move log; ``cube``: the cube after the turn."""
     is_cube = turn.kind in Turn.CUBE_KINDS
-    moves = _cube_action(turn.kind, cube_value) if is_cube else " ".join(turn.moves) or _("pass")
+    moves = _cube_action(turn.kind, cube) if is_cube else " ".join(turn.moves) or _("pass")
     return {
         "ply": turn.ply,
         "side": turn.side,
@@ -206,18 +202,18 @@ def _log_row(game: Game, turn: Turn, cube_value: int = 1) -> dict[str, Any]:
     }
 
 
-def _cube_action(kind: str, cube_value: int) -> str:
-    """A cube action for the log; ``cube_value``: the value after it (a double's is offered)."""
+def _cube_action(kind: str, cube: Cube) -> str:
+    """A cube action for the log; ``cube``: the cube after it (a double's value is offered)."""
     if kind == Turn.Kind.DOUBLE:
-        return _("doubles to %(value)s") % {"value": cube_value * 2}
+        return _("doubles to %(value)s") % {"value": cube.offered_value}
     return _("takes") if kind == Turn.Kind.TAKE else _("drops")
 
 
-def _cube_caption(kind: str, side: str, cube_value: int) -> str:
+def _cube_caption(kind: str, side: str, cube: Cube) -> str:
     if kind == Turn.Kind.DOUBLE:
-        return _("%(side)s doubles to %(value)s") % {"side": side, "value": cube_value * 2}
+        return _("%(side)s doubles to %(value)s") % {"side": side, "value": cube.offered_value}
     if kind == Turn.Kind.TAKE:
-        return _("%(side)s takes: the cube is at %(value)s") % {"side": side, "value": cube_value}
+        return _("%(side)s takes: the cube is at %(value)s") % {"side": side, "value": cube.value}
     return _("%(side)s drops the double: the game is over") % {"side": side}
 
 
@@ -229,11 +225,11 @@ def _replay(game: Game, turns: list[Turn], cube_on: bool) -> list[dict[str, Any]
     frames = [
         {"ply": 0, "pieces": board_pieces(start), "cube": cube, "caption": _("Start of the game")}
     ]
-    for turn, (value, owner, offered_by) in zip(turns, _cube_steps(turns), strict=True):
-        row = _log_row(game, turn, value)
+    for turn, after in zip(turns, _cube_steps(game, turns), strict=True):
+        row = _log_row(game, turn, after)
         side = _side_name(game, turn.side)
         if row["cube"]:
-            caption = _cube_caption(turn.kind, side, value)
+            caption = _cube_caption(turn.kind, side, after)
         else:
             caption = _("%(side)s rolled %(dice)s: %(moves)s") % {
                 "side": side,
@@ -242,7 +238,7 @@ def _replay(game: Game, turns: list[Turn], cube_on: bool) -> list[dict[str, Any]
             }
         pieces = board_pieces(turn.position_after, turn.dice)
         if cube_on:
-            cube = board_cube(value, owner, offered=bool(offered_by))
+            cube = board_cube(after.value, after.owner, offered=bool(after.offered_by))
         frames.append({"ply": turn.ply, "pieces": pieces, "cube": cube, "caption": caption})
     return frames
 

@@ -10,6 +10,7 @@ Pure Python, no Django. Typical use::
     check_play("tabla", position, [6, 5], "24/18 18/13")  # or IllegalPlayError with the reason
 """
 
+from .cube import Cube, CubeError
 from .errors import (
     EngineError,
     IllegalPlayError,
@@ -21,7 +22,6 @@ from .errors import (
 )
 from .generate import Outcome, legal_plays, stage_for
 from .match import (
-    Cube,
     MatchState,
     NextGame,
     OpeningRoll,
@@ -48,6 +48,7 @@ __all__ = [
     "VARIANT_NAMES",
     "WHITE",
     "Cube",
+    "CubeError",
     "EngineError",
     "GameResult",
     "IllegalPlayError",

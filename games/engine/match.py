@@ -1,5 +1,5 @@
 """Match arithmetic over the cycle (RULES.md §6): which game comes next, who starts it, the
-opening roll, the score and the end of the match, and the doubling cube when a club turns it on.
+opening roll, the score and the end of the match (the doubling cube is in cube.py).
 
 Players are 0 and 1 (the service decides their colours); everything here is a pure function.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from .cube import points_scored
 from .options import DEFAULT_OPTIONS, Options
 from .results import GameResult
 
@@ -111,7 +112,7 @@ def record_game(
         return MatchState(scores, state.decided_games + 1, played, None, crawford_played)
     if winner is None:
         raise ValueError("a game that is not a tie needs a winner")
-    gained = result.points * cube_value
+    gained = points_scored(result, cube_value)
     scores = (
         state.scores[0] + (gained if winner == 0 else 0),
         state.scores[1] + (gained if winner == 1 else 0),
@@ -143,31 +144,3 @@ def is_stuck(idle_rolls: int, options: Options = DEFAULT_OPTIONS) -> bool:
     """Option ``stuck_limit``: a game in which no checker moved for that many consecutive rolls
     ends 0-0 (RULES.md §6.7). The service counts the idle rolls."""
     return options.stuck_limit is not None and idle_rolls >= options.stuck_limit
-
-
-# --- the doubling cube (§6.6), off unless a club sets ``cube`` ----------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Cube:
-    value: int = 1
-    owner: Player | None = None  # None: in the middle
-
-
-def may_double(
-    cube: Cube, player: Player, variant: str, options: Options, *, crawford: bool = False
-) -> bool:
-    """May ``player`` offer a double before rolling in this game?"""
-    if not options.cube_applies_to(variant) or crawford:
-        return False
-    return cube.owner is None or cube.owner == player
-
-
-def accept_double(cube: Cube, taker: Player) -> Cube:
-    """The taker accepts: the stake doubles and the taker owns the cube."""
-    return Cube(cube.value * 2, taker)
-
-
-def declined_double_result(cube: Cube, doubler_colour: str) -> GameResult:
-    """A declined double ends the game as a loss at the current value (a decided game)."""
-    return GameResult(doubler_colour, "single", 1)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from games.engine import (
     DEFAULT_OPTIONS,
@@ -36,11 +37,12 @@ from games.engine import (
     Move,
     Options,
     Position,
-    check_play,
     find_variant,
     opponent,
     start_position,
 )
+from games.engine.cube import CUBE_ACTIONS
+from games.replay import ReplayError, Step, replay_log
 
 TABLA = "tabla"
 LEFT_WIDTH = 27  # gnubg writes "%3d) %-27s ", so player 2's column starts at character 33
@@ -195,45 +197,42 @@ def _turn_texts(game: GameRecord, options: Options) -> Iterator[tuple[str, str]]
     """Each turn as ``(colour, "52: 13/8 13/11*")``, checked and replayed with the engine."""
     if not game.turns:
         return
-    position = start_position(TABLA, game.turns[0].colour)
-    ended = False
-    cube = 1
-    for index, turn in enumerate(game.turns, start=1):
-        where = f"game {game.number}, turn {index}"
-        if ended:
-            raise MatExportError(f"{where}: the game was already over")
-        if turn.cube:
-            cube, text = _cube_text(turn, cube, where)
-            ended = turn.cube == "drop"
-            yield turn.colour, text
-            continue
-        if turn.colour != position.turn or turn.dice is None:
-            raise MatExportError(
-                f"{where}: expected a roll of {position.turn!r}, got {turn.colour!r} "
-                f"with dice {turn.dice!r}"
-            )
-        try:
-            outcome = check_play(TABLA, position, list(turn.dice), turn.moves, options)
-        except ValueError as error:
-            raise MatExportError(f"{where}: {error}") from error
-        moves = outcome.play.moves
-        yield turn.colour, f"{turn.dice[0]}{turn.dice[1]}: " + _moves_text(position, moves)
-        position = outcome.position
-        if outcome.result is not None:
-            ended = True
-            if game.winner not in (None, outcome.result.winner):
-                raise MatExportError(f"{where}: the game was won by {outcome.result.winner!r}")
+    log = [
+        _log_entry(turn, f"game {game.number}, turn {index}")
+        for index, turn in enumerate(game.turns, start=1)
+    ]
+    first = game.turns[0].colour
+    position = start_position(TABLA, first)
+    try:
+        for step in replay_log(TABLA, options, log, first=first):
+            if step.play is None:  # a cube action
+                yield step.side, _cube_text(step)
+                continue
+            dice = step.dice
+            yield step.side, f"{dice[0]}{dice[1]}: " + _moves_text(position, step.play.moves)
+            position = step.position_after
+            if step.result is not None and game.winner not in (None, step.result.winner):
+                raise MatExportError(
+                    f"game {game.number}, turn {step.number}: "
+                    f"the game was won by {step.result.winner!r}"
+                )
+    except ReplayError as error:
+        raise MatExportError(f"game {game.number}, turn {error.number}: {error}") from error
 
 
-def _cube_text(turn: TurnRecord, cube: int, where: str) -> tuple[int, str]:
-    """The cube's value after a cube action, and the action as gnubg writes it."""
-    if turn.cube == "double":
-        return cube, f" Doubles => {cube * 2}"
-    if turn.cube == "take":
-        return cube * 2, " Takes"
-    if turn.cube == "drop":
-        return cube, " Drops"
-    raise MatExportError(f"{where}: unknown cube action {turn.cube!r}")
+def _log_entry(turn: TurnRecord, where: str) -> dict[str, Any]:
+    """A turn as an entry of the replayed log (games.replay)."""
+    if turn.cube and turn.cube not in CUBE_ACTIONS:
+        raise MatExportError(f"{where}: unknown cube action {turn.cube!r}")
+    dice = None if turn.dice is None else list(turn.dice)
+    return {"kind": turn.cube or None, "side": turn.colour, "dice": dice, "moves": list(turn.moves)}
+
+
+def _cube_text(step: Step) -> str:
+    """A cube action as gnubg writes it."""
+    if step.kind == "double":
+        return f" Doubles => {step.cube.offered_value}"
+    return " Takes" if step.kind == "take" else " Drops"
 
 
 def _moves_text(position: Position, moves: tuple[Move, ...]) -> str:

@@ -10,6 +10,7 @@ from django.utils import timezone
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import dice, selectors
 from games.engine import GameResult, Options, next_game, opening_roll, start_position
+from games.engine.cube import points_scored
 from games.engine.match import match_winner
 from games.models import Game, Match
 from games.services.ratings import ratings_enqueue
@@ -229,7 +230,7 @@ def game_finish(*, game: Game, result: GameResult, ended_by: str, start_next: bo
     game.result_winner = game.player_of(result.winner) if result.winner else None
     game.result_kind = result.kind
     # The points scored: the cube multiplies a win (RULES.md §6.4), not a tie's points.
-    game.result_points = result.points if result.is_tie else result.points * game.cube_value
+    game.result_points = points_scored(result, game.cube_value)
     game.cube_offered_by = ""
     game.dice = None
     game.finished_at = timezone.now()

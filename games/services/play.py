@@ -21,7 +21,6 @@ from django.db import transaction
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import dice, selectors
 from games.engine import (
-    Cube,
     GameResult,
     Options,
     Outcome,
@@ -32,7 +31,7 @@ from games.engine import (
     resignation_result,
     stage_for,
 )
-from games.engine.match import declined_double_result, is_stuck
+from games.engine.match import is_stuck
 from games.errors import StalePlyError
 from games.models import Game, Turn
 from games.prepared import PreparedInsert, PreparedUpdate
@@ -146,7 +145,7 @@ def cube_double(*, game: Game, player: Player | None, ply: int | None = None) ->
             raise ConflictError(_why_no_double(game))
         colour = game.position["turn"]
         _append_cube_turn(game, Turn.Kind.DOUBLE, colour)
-        game.cube_offered_by = colour
+        selectors.game_cube_put(game, selectors.game_cube(game).double(colour))
         _update_play(game)
     return game
 
@@ -159,9 +158,7 @@ def cube_take(*, game: Game, player: Player | None, ply: int | None = None) -> G
         doubler = _check_answer(game, player, ply)
         taker = opponent(doubler)
         _append_cube_turn(game, Turn.Kind.TAKE, taker)
-        game.cube_value *= 2
-        game.cube_owner = taker
-        game.cube_offered_by = ""
+        selectors.game_cube_put(game, selectors.game_cube(game).take(taker))
         roll_if_auto(game)
         _update_play(game)
     return game
@@ -174,7 +171,7 @@ def cube_drop(*, game: Game, player: Player | None, ply: int | None = None) -> G
         game = _locked(game)
         doubler = _check_answer(game, player, ply)
         _append_cube_turn(game, Turn.Kind.DROP, opponent(doubler))  # game_finish clears the offer
-        result = declined_double_result(Cube(game.cube_value, None), doubler)
+        result = selectors.game_cube(game).drop(opponent(doubler))
         game_finish(game=game, result=result, ended_by=Game.EndedBy.DROP)
     return game
 

@@ -12,12 +12,12 @@ from django.utils import timezone
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import selectors
 from games.engine import GameResult, NextGame, next_game, start_position
+from games.engine.cube import KIND_POINTS, cube_for_points, points_before_cube
 from games.models import Game, Match, ResultReport, Turn
 from games.records import Replay, record_replay
 from games.services.matches import game_finish, match_finished_announce
 from players.models import Player
 
-KIND_POINTS = {"single": 1, "mars": 2, "triple": 3, "mother": 2}
 KIND_FOR_POINTS = {1: "single", 2: "mars", 3: "triple"}
 OPEN = (ResultReport.Status.PENDING, ResultReport.Status.DISPUTED)
 
@@ -206,7 +206,7 @@ def _checked_result(
         )
     expected = (1 if options.tapa_tie == "one_each" else 0) if kind == "tie" else KIND_POINTS[kind]
     if points != expected and not (
-        cube_on and kind != "tie" and _cube_of(points, kind) is not None
+        cube_on and kind != "tie" and cube_for_points(points, kind) is not None
     ):
         unit = "point" if expected == 1 else "points"
         also = " times a cube value (1, 2, 4, ...)" if cube_on and kind != "tie" else ""
@@ -216,15 +216,9 @@ def _checked_result(
     if kind in ("tie", "mother") and upcoming.variant != "tapa":
         raise InvalidRequestError(f"a {kind} happens only in tapa, not in {upcoming.variant}")
     if record is not None:
-        cube = None if kind == "tie" else _cube_of(points, kind)
+        cube = None if kind == "tie" else cube_for_points(points, kind)
         _check_record(match, upcoming, winner, kind, starter, record, cube)
     return kind
-
-
-def _cube_of(points: int, kind: str) -> int | None:
-    """The cube value that makes a ``kind`` win score ``points``, or None if none does."""
-    value, rest = divmod(points, KIND_POINTS[kind])
-    return value if not rest and value > 0 and value & (value - 1) == 0 else None
 
 
 def _check_record(
@@ -273,7 +267,7 @@ def _apply(report: ResultReport) -> Game | None:
     replay: Replay | None = None
     if report.record is not None:
         replay = record_replay(upcoming.variant, options, report.record, crawford=upcoming.crawford)
-    cube = 1 if report.kind == "tie" else (_cube_of(report.points, report.kind) or 1)
+    cube = 1 if report.kind == "tie" else (cube_for_points(report.points, report.kind) or 1)
     position = replay.position if replay else start_position(upcoming.variant, "w")
     last = match.games.order_by("-number").values_list("number", flat=True).first() or 0
     game = Game.objects.create(
@@ -293,7 +287,8 @@ def _apply(report: ResultReport) -> Game | None:
     report.game = game
     report.save(update_fields=["game"])
     colour = game.colour_of(report.winner) if report.winner else None
-    result = GameResult(colour, report.kind, report.points // cube)  # game_finish applies it
+    points = points_before_cube(report.points, cube)  # game_finish applies the cube
+    result = GameResult(colour, report.kind, points)
     game_finish(game=game, result=result, ended_by=Game.EndedBy.REPORT, start_next=False)
     return game
 
