@@ -8,8 +8,9 @@ from typing import Any
 
 from django.db import transaction
 
+from common import jsonlimits
 from common.errors import InvalidRequestError, NotAllowedError
-from games import jsonlimits, selectors
+from games import selectors
 from games.engine import GameResult, Options, next_game
 from games.models import Game, Match
 from games.records import record_replay
