@@ -138,7 +138,7 @@ def _time_ratings(n: int, rng: random.Random) -> tuple[float, float]:
             winner = rng.choice((one, two))
             matches.append(
                 Match(player_one=one, player_two=two, winner=winner, target_score=3,
-                      status=Match.Status.FINISHED, mode=Match.Mode.OVER_THE_BOARD)
+                      status=Match.Status.FINISHED, mode=Match.Mode.OVER_THE_BOARD, rated=True)
             )  # fmt: skip
         matches = Match.objects.bulk_create(matches)
         games = []

@@ -63,7 +63,7 @@ def column_centre(column: int) -> int:
 
 
 def black_number(variant: str, point: int) -> int:
-    """Black's own number for white's ``point`` (RULES.md, Appendix A numbering).
+    """Black's own number for white's ``point`` (docs/rules.md, Appendix A numbering).
 
     >>> black_number("tabla", 1), black_number("gul_bara", 12), black_number("gul_bara", 13)
     (24, 24, 1)

@@ -18,7 +18,7 @@ VARIANTS = [("tabla", "Tabla"), ("gul_bara", "Gjul Bara"), ("tapa", "Tapa")]
 
 
 class Match(models.Model):
-    """Two players, a target score and the club's rule options (RULES.md §6, §8)."""
+    """Two players, a target score and the club's rule options (docs/rules.md §6, §8)."""
 
     class Status(models.TextChoices):
         INVITED = "invited"  # a player's challenge, waiting for the opponent to accept
@@ -134,7 +134,7 @@ class Game(models.Model):
     resigned_by = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    # The doubling cube (RULES.md §6.6, option ``cube``): its value, its owner's colour ("" in
+    # The doubling cube (docs/rules.md §6.6, option ``cube``): its value, its owner's colour ("" in
     # the middle), the colour of a player whose double awaits an answer, and whether this is the
     # Crawford game (no doubling). result_points already counts the cube.
     cube_value = models.PositiveIntegerField(default=1)

@@ -176,7 +176,8 @@ def is_roll_due(game: Game) -> bool:
 
 
 def may_double(game: Game) -> bool:
-    """May the player to move offer a double now (RULES.md §6.6): the cube applies to this game's
+    """May the player to move offer a double now (docs/rules.md §6.6): the cube applies to this
+    game's
     variant, it is not the Crawford game, a roll is due (doubling comes before rolling), and the
     cube is in the middle or theirs."""
     if not is_roll_due(game):

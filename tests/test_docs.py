@@ -46,7 +46,7 @@ SKIPPED_DIRS = {".git", ".venv", "node_modules", "staticfiles", "artifacts", "__
 CITING_SUFFIXES = {".py", ".md", ".html", ".js", ".txt", ".toml", ".cfg"}
 # Until every citation of the team's former specification files is rewritten, they are read
 # as citations of the pages that replaced them (the same section numbers).
-LEGACY_NAMES = {"RULES.md": "docs/rules.md", "STYLE.md": "docs/conventions.md"}
+LEGACY_NAMES: dict[str, str] = {}  # the former team-internal spec files: none cited any more
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "[::1]"}
 
 FENCE = re.compile(r"^(```|~~~).*?^\1[ \t]*$", re.MULTILINE | re.DOTALL)
@@ -296,11 +296,6 @@ def test_citation_check_reports_missing_sections(citation, why):
     assert len(problems) == 1 and why in problems[0], problems
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="until the former RULES.md/STYLE.md citations are rewritten as docs/ citations; "
-    "then remove this mark and empty LEGACY_NAMES",
-)
 def test_no_citation_names_the_former_specification_files():
     legacy = re.compile(r"(?<![\w./-])(?:RULES|STYLE)\.md\b")
     citing = [

@@ -77,7 +77,7 @@ class MatchCreateSerializer(StrictSerializer):
     player_one = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     player_two = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     target_score = serializers.IntegerField(min_value=1, max_value=MAX_MATCH_LENGTH, required=False)
-    options = JSONObjectField(required=False, help_text="RULES.md §8 keys and/or a preset")
+    options = JSONObjectField(required=False, help_text="docs/rules.md §8 keys and/or a preset")
     mode = serializers.ChoiceField(
         choices=[Match.Mode.ONLINE, Match.Mode.OVER_THE_BOARD], default=Match.Mode.ONLINE
     )

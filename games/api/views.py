@@ -215,7 +215,7 @@ class GameResignView(WriteView):
 
 
 class CubeActionView(WriteView):
-    """Double, take or drop (RULES.md §6.6, match option ``cube``)."""
+    """Double, take or drop (docs/rules.md §6.6, match option ``cube``)."""
 
     service: Any = None  # set per route
 

@@ -1,4 +1,4 @@
-"""The rules engine for the Tabla match: Tabla, Gjul Bara and Tapa (RULES.md).
+"""The rules engine for the Tabla match: Tabla, Gjul Bara and Tapa (docs/rules.md).
 
 Pure Python, no Django. Typical use::
 

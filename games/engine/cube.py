@@ -1,4 +1,4 @@
-"""The doubling cube (RULES.md §6.6), off unless a club sets the match option ``cube``.
+"""The doubling cube (docs/rules.md §6.6), off unless a club sets the match option ``cube``.
 
 A ``Cube`` is a value: what it is worth, who owns it, who has offered a double, and whether this
 is the Crawford game (no doubling). Owners and doublers are colours, as in a POSITION: "w" or "b",

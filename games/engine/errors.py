@@ -6,7 +6,7 @@ class EngineError(ValueError):
 
 
 class InvalidPositionError(EngineError):
-    """A POSITION that is malformed or impossible (RULES.md Appendix B7)."""
+    """A POSITION that is malformed or impossible (docs/rules.md Appendix B7)."""
 
 
 class InvalidNotationError(EngineError):
@@ -18,7 +18,7 @@ class InvalidDiceError(EngineError):
 
 
 class InvalidOptionsError(EngineError):
-    """An unknown rule option key or value (RULES.md §8, Appendix B1)."""
+    """An unknown rule option key or value (docs/rules.md §8, Appendix B1)."""
 
 
 class UnknownVariantError(EngineError):
@@ -29,7 +29,7 @@ class IllegalPlayError(EngineError):
     """A submitted play that the rules do not allow.
 
     ``step`` is the 0-based index of the offending step, or None when every step was legal but
-    the play as a whole breaks the must-play rule (RULES.md §2.4, §2.8).
+    the play as a whole breaks the must-play rule (docs/rules.md §2.4, §2.8).
     """
 
     def __init__(self, message: str, *, step: int | None = None) -> None:

@@ -1,4 +1,5 @@
-"""All legal plays of a roll or of one Gjul Bara stage (RULES.md §2.4, §2.8, §4.4, Appendix B4-B5).
+"""All legal plays of a roll or of one Gjul Bara stage (docs/rules.md §2.4, §2.8, §4.4, Appendix
+B4-B5).
 
 Plays are found by a breadth-first search over distinct intermediate states: each level applies
 one more die, and states reached by different step orders merge at once, so no step order is

@@ -1,4 +1,4 @@
-"""Match arithmetic over the cycle (RULES.md §6): which game comes next, who starts it, the
+"""Match arithmetic over the cycle (docs/rules.md §6): which game comes next, who starts it, the
 opening roll, the score and the end of the match (the doubling cube is in cube.py).
 
 Players are 0 and 1 (the service decides their colours); everything here is a pure function.
@@ -142,5 +142,5 @@ def is_crawford_game(state: MatchState, options: Options = DEFAULT_OPTIONS) -> b
 
 def is_stuck(idle_rolls: int, options: Options = DEFAULT_OPTIONS) -> bool:
     """Option ``stuck_limit``: a game in which no checker moved for that many consecutive rolls
-    ends 0-0 (RULES.md §6.7). The service counts the idle rolls."""
+    ends 0-0 (docs/rules.md §6.7). The service counts the idle rolls."""
     return options.stuck_limit is not None and idle_rolls >= options.stuck_limit

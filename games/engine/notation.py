@@ -1,4 +1,4 @@
-"""Move and Play values with the notation of RULES.md §2.1: ``24/18``, ``bar/20``, ``6/off``.
+"""Move and Play values with the notation of docs/rules.md §2.1: ``24/18``, ``bar/20``, ``6/off``.
 
 Points are in the mover's own numbering; the bar is point 25 and "off" is point 0.
 """

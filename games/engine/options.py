@@ -1,4 +1,4 @@
-"""Rule options (RULES.md §8) and the presets macedonian, bulgarian_nit and greek_tavli."""
+"""Rule options (docs/rules.md §8) and the presets macedonian, bulgarian_nit and greek_tavli."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ _BOOLEANS = (
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Every club switch of RULES.md §8; the defaults are the Macedonian match.
+    """Every club switch of docs/rules.md §8; the defaults are the Macedonian match.
 
     Bounds, checked by from_json (each violation an InvalidOptionsError naming the option and
     the allowed values):
@@ -89,7 +89,7 @@ class Options:
     def from_json(cls, data: Mapping[str, Any] | None) -> Options:
         """Build options from a JSON object: an optional ``preset`` first, then explicit keys.
 
-        Unknown keys and values raise InvalidOptionsError naming them (RULES.md Appendix B1).
+        Unknown keys and values raise InvalidOptionsError naming them (docs/rules.md Appendix B1).
         """
         if data is None:
             return DEFAULT_OPTIONS

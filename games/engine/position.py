@@ -1,4 +1,4 @@
-"""The immutable Position and its JSON codec (RULES.md Appendix A, B5, B7).
+"""The immutable Position and its JSON codec (docs/rules.md Appendix A, B5, B7).
 
 A Position is stored in WHITE numbering: ``points[0]`` is white's 1-point. Each point is a stack,
 bottom to top, of ``(colour, count)`` pairs. This module is the one owner of the JSON shape.

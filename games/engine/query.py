@@ -1,4 +1,4 @@
-"""The contract's query/answer objects (RULES.md Appendix A): one JSON object in, one out."""
+"""The contract's query/answer objects (docs/rules.md Appendix A): one JSON object in, one out."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Game results and their value (RULES.md §2.7, §3.6, §4.6, §5.4-5.5, §5.7, Appendix B6)."""
+"""Game results and their value (docs/rules.md §2.7, §3.6, §4.6, §5.4-5.5, §5.7, Appendix B6)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,8 @@ def _loser_trapped(node: Node) -> bool:
 def resignation_result(resigner: Colour, kind: str) -> GameResult:
     """The result when ``resigner`` gives up offering ``single`` (1) or ``mars`` (2) points.
 
-    Decision (RULES.md §6.7 leaves resignations to the service): the opponent scores the offered
+    Decision (docs/rules.md §6.7 leaves resignations to the service): the opponent scores the
+    offered
     value; a resignation is a decided game for the cycle and for who starts next.
     """
     values = {"single": 1, "mars": 2, "triple": 3}

@@ -1,4 +1,4 @@
-"""Checks that a Position can occur in a given variant (RULES.md Appendix B7)."""
+"""Checks that a Position can occur in a given variant (docs/rules.md Appendix B7)."""
 
 from __future__ import annotations
 

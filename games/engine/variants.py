@@ -1,6 +1,6 @@
 """The three games as narrow descriptions plus one registry: ``VARIANTS["gul_bara"]``.
 
-Each variant says how a side's own points map to white numbering (RULES.md §2.1), how a side
+Each variant says how a side's own points map to white numbering (docs/rules.md §2.1), how a side
 may land on a point (hit, blocked by one checker, pin), and where the checkers start.
 """
 
@@ -116,5 +116,6 @@ def find_variant(name: object) -> Variant:
 
 
 def start_position(variant: str, turn: Colour = WHITE) -> Position:
-    """The starting layout of a game (RULES.md Appendix C), ``turn`` to move, nothing rolled."""
+    """The starting layout of a game (docs/rules.md Appendix C), ``turn`` to move, nothing
+    rolled."""
     return find_variant(variant).start_position(turn)

@@ -184,7 +184,7 @@ def match_start(*, match: Match, user: Any) -> Match:
 
 def game_start(*, match: Match) -> Game:
     """Start the next game of the cycle: variant, starter (opening roll from the game's seed
-    when needed, RULES.md §6.3) and the dice commitment. The starter plays white."""
+    when needed, docs/rules.md §6.3) and the dice commitment. The starter plays white."""
     from games.services.play import dice_put, roll_if_auto  # the play module imports this one
 
     options = selectors.match_options(match)
@@ -229,7 +229,7 @@ def game_finish(*, game: Game, result: GameResult, ended_by: str, start_next: bo
     game.ended_by = ended_by
     game.result_winner = game.player_of(result.winner) if result.winner else None
     game.result_kind = result.kind
-    # The points scored: the cube multiplies a win (RULES.md §6.4), not a tie's points.
+    # The points scored: the cube multiplies a win (docs/rules.md §6.4), not a tie's points.
     game.result_points = points_scored(result, game.cube_value)
     game.cube_offered_by = ""
     game.dice = None

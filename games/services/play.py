@@ -115,7 +115,7 @@ def play_submit(
 def game_resign(*, game: Game, player: Player | None, kind: str) -> Game:
     """``player`` gives up the game; the opponent scores the value offered (single 1, mars 2).
 
-    Decision (RULES.md §6.7 leaves it to the service): either player may resign at any moment
+    Decision (docs/rules.md §6.7 leaves it to the service): either player may resign at any moment
     of their own game, and a resignation is a decided game for the cycle and the next starter.
     """
     if kind not in RESIGNATION_KINDS:
@@ -133,7 +133,7 @@ def game_resign(*, game: Game, player: Player | None, kind: str) -> Game:
 
 
 def cube_double(*, game: Game, player: Player | None, ply: int | None = None) -> Game:
-    """The player to move offers a double before rolling (RULES.md §6.6, option ``cube``); the
+    """The player to move offers a double before rolling (docs/rules.md §6.6, option ``cube``); the
     opponent must then take or drop. Recorded as a turn of kind ``double`` (a ply without dice).
     ``ply``, when given, must be the game's next ply (409 otherwise, as for a play)."""
     with transaction.atomic():

@@ -1,4 +1,4 @@
-"""The case notation of RULES.md §9, turned into contract POSITION dicts (a test helper).
+"""The case notation of docs/rules.md §9, turned into contract POSITION dicts (a test helper).
 
     >>> case_position("W 13, 1×14 | B 2×2, 24×13")["off"]
     {'w': 0, 'b': 0}

@@ -1,4 +1,5 @@
-"""An independent brute-force play generator, written for the tests only (RULES.md §2-§5, App. A/B).
+"""An independent brute-force play generator, written for the tests only (docs/rules.md §2-§5, App.
+A/B).
 
 It works on the contract's JSON directly and imports nothing from ``games.engine``. It is slow on
 purpose: every die order and every movable checker is tried recursively, with no merging of
@@ -84,7 +85,7 @@ def resolve_options(options: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def white_point(variant: str, colour: str, own: int) -> int:
-    """White-numbered point of ``colour``'s own point ``own`` (1..24), RULES.md §2.1."""
+    """White-numbered point of ``colour``'s own point ``own`` (1..24), docs/rules.md §2.1."""
     if colour == WHITE:
         return own
     if variant == "gul_bara":
@@ -262,7 +263,7 @@ class Mover:
         return None
 
     def result(self, end: str, state: State) -> dict[str, Any]:
-        """RULES.md B6 for a play that ended the game with ``state``."""
+        """docs/rules.md B6 for a play that ended the game with ``state``."""
         if end == "tie":
             points = 1 if self.options["tapa_tie"] == "one_each" else 0
             return {"winner": None, "kind": "tie", "points": points}

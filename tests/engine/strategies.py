@@ -1,4 +1,5 @@
-"""Positions reached by random playouts from the start of each game (STYLE.md, test layer 3).
+"""Positions reached by random playouts from the start of each game (docs/conventions.md, test
+layer 3).
 
 ``playout`` is a plain generator usable anywhere (it takes a ``random.Random``); the hypothesis
 strategies below draw a seed and a depth and replay the same playout, so a failing example is

@@ -1,6 +1,7 @@
-"""Every tricky case of RULES.md §9 (1-23), with the option variants the cases mention.
+"""Every tricky case of docs/rules.md §9 (1-23), with the option variants the cases mention.
 
-Each case lists the plays RULES.md gives. The expected set of resulting states is made twice, by
+Each case lists the plays docs/rules.md gives. The expected set of resulting states is made twice,
+by
 replaying those moves in the test reference (``reference.apply_moves``) and with ``check_play``;
 the engine's answer and the reference generator must both give exactly that set.
 """
@@ -520,7 +521,7 @@ def _expected_by_reference(case: Case) -> dict[str, dict[str, Any]]:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
 def test_reference_generator_reproduces_the_case(case: Case) -> None:
-    """The test reference itself agrees with RULES.md (so it can be trusted elsewhere)."""
+    """The test reference itself agrees with docs/rules.md (so it can be trusted elsewhere)."""
     query = case.query()
     expected = states(_expected_by_reference(case).values())
     found = reference_answer(query)["plays"]

@@ -1,4 +1,4 @@
-"""The batch CLI answers every line (RULES.md Appendix A): an unexpected exception inside the
+"""The batch CLI answers every line (docs/rules.md Appendix A): an unexpected exception inside the
 engine on one query is answered ``{"error": "internal error: ..."}`` on that line and the run
 goes on; only KeyboardInterrupt and SystemExit stop it."""
 

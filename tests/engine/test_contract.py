@@ -1,4 +1,5 @@
-"""The engine contract (RULES.md Appendix A, B7): the batch CLI in a subprocess, the Django-free
+"""The engine contract (docs/rules.md Appendix A, B7): the batch CLI in a subprocess, the
+Django-free
 import, and input validation answered as ``{"error": ...}``."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Perft-like counts (STYLE.md, test layer 2): the number of distinct legal plays per row of
+"""Perft-like counts (docs/conventions.md, test layer 2): the number of distinct legal plays per
+row of
 ``data/<variant>_counts.jsonl``. The expected numbers come from the brute-force test reference
 (see ``data/make_counts.py``) and, for the §9 cases and start positions, from hand counts.
 A failure prints the count per first move ("divide") of both sides and the differing states."""
@@ -42,7 +43,7 @@ def _lead(move: str) -> tuple[int, int]:
 
 def _divide(query: dict[str, Any], engine: list[dict[str, Any]]) -> str:
     """Counts per first move. Each state is filed under its legal move order that starts
-    highest (RULES.md B3's suggested canonical order), as the brute force finds them; a state
+    highest (docs/rules.md B3's suggested canonical order), as the brute force finds them; a state
     only the engine lists is filed under the engine's first move, marked with ``*``."""
     try:
         reference = reference_answer(query, budget=NODE_CAP, all_paths=True)["plays"]

@@ -1,4 +1,5 @@
-"""The examples in the engine's docstrings hold (STYLE.md: public engine functions carry a tiny
+"""The examples in the engine's docstrings hold (docs/conventions.md: public engine functions carry
+a tiny
 example where it helps)."""
 
 from __future__ import annotations

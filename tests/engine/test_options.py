@@ -1,4 +1,4 @@
-"""Hand-checked examples for the options the reference does not implement (RULES.md §4.7, §8):
+"""Hand-checked examples for the options the reference does not implement (docs/rules.md §4.7, §8):
 the Fevga restrictions first_runner, start_quarter_block, six_prime and head_rule, Tabla's
 tabla_hit_and_run_home, and Gjul Bara's cascade_scope."""
 
@@ -209,7 +209,8 @@ def test_options_do_not_change_an_ordinary_answer_they_do_not_touch() -> None:
 
 
 def test_cycle_accepts_the_greek_and_turkish_names_of_the_games():
-    """RULES.md §7/§8: Portes, Plakoto, Fevga (and Tavla, Moultezim) are the same geometries."""
+    """docs/rules.md §7/§8: Portes, Plakoto, Fevga (and Tavla, Moultezim) are the same
+    geometries."""
     options = Options.from_json({"cycle": ["portes", "plakoto", "fevga"]})
     assert options.cycle == ("tabla", "tapa", "gul_bara")
     assert Options.from_json({"cycle": ["tavla", "tapa", "moultezim"]}).cycle == (

@@ -1,4 +1,4 @@
-"""The doubling cube (RULES.md §6.6, match options ``cube`` and ``crawford``) through the API:
+"""The doubling cube (docs/rules.md §6.6, match options ``cube`` and ``crawford``) through the API:
 double before rolling, take or drop, the stake in the score, and everything the cube refuses."""
 
 import random

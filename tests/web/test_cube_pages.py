@@ -1,4 +1,5 @@
-"""The doubling cube on the match page (RULES.md §6.6): the cube on the board, the Double, Take and
+"""The doubling cube on the match page (docs/rules.md §6.6): the cube on the board, the Double,
+Take and
 Drop controls for the player who may use them, cube actions in the move log and the replay, and
 the notes for a pending double, a dropped double and the Crawford game."""
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m tests.engine.data.make_golden
 
-The file pins the CLI's exact output bytes (RULES.md Appendix A), so that work on the answer
+The file pins the CLI's exact output bytes (docs/rules.md Appendix A), so that work on the answer
 path (e.g. building POSITION_AFTER faster) cannot change a single byte of any answer. It was
 generated from the engine BEFORE the answer path was optimised; rebuild it only for a deliberate
 change of the answers. Rows: ``line`` (the query line fed to the CLI), ``sha256`` of the answer
