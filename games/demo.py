@@ -15,12 +15,12 @@ def game_play_random(*, game: Game, rng: random.Random, max_decisions: int | Non
     while not game.is_over and (max_decisions is None or decisions < max_decisions):
         player = selectors.player_to_move(game)
         if selectors.is_roll_due(game):
-            game = services.dice_roll(game=game, player=player)
+            game = services.dice_roll(game=game, player=player).game
             continue
         outcome = rng.choice(selectors.game_legal_plays(game))
         game = services.play_submit(
             game=game, player=player, ply=game.ply, moves=outcome.play.to_json()
-        )
+        ).game
         decisions += 1
     return game
 

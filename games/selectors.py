@@ -1,8 +1,10 @@
-"""Reads: match state, visible matches, legal plays, the dice proof, replay checks and exports."""
+"""Reads: match state, visible matches, legal plays, the dice proof, replay checks and the .mat
+export. Nothing here writes: the parsed-state caches and their writes are in games/state.py, the
+JSON-lines export sits with its import in games/services/exchange.py."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -28,26 +30,11 @@ from games.exports.events import event_and_round
 from games.exports.jellyfish import GameRecord, MatchRecord, TurnRecord, to_mat
 from games.models import Game, Match, Turn
 from games.prepared import PreparedGet
+from games.state import game_cube, game_position, match_options
 from players.models import Player
 from players.selectors import player_for
 
 User = AbstractBaseUser | AnonymousUser
-
-
-def match_options(match: Match) -> Options:
-    options: Options = _parsed(match, "_parsed_options", match.options, Options.from_json)
-    return options
-
-
-def _parsed(instance: Any, slot: str, source: Any, parse: Callable[[Any], Any]) -> Any:
-    """``parse(source)``, kept on ``instance`` while its field still holds that very object:
-    a write assigns a new JSON value (never edits one in place), which parses anew."""
-    kept = instance.__dict__.get(slot)
-    if kept is not None and kept[0] is source:
-        return kept[1]
-    value = parse(source)
-    instance.__dict__[slot] = (source, value)
-    return value
 
 
 def challenged_player(match: Match) -> Player | None:
@@ -134,6 +121,12 @@ def game_visible(*, user: Any, pk: int, for_update: bool = False) -> Game | None
     return None
 
 
+def game_for_update(pk: int) -> Game | None:
+    """Game ``pk`` with its match and players, the game and match rows locked (the query of
+    ``game_visible``, for a trusted caller inside a transaction)."""
+    return _game_with_players(pk, for_update=True)
+
+
 def game_player_for(game: Game, user: Any) -> Player | None:
     """``player_for(user)``, without a query when ``user`` plays ``game``."""
     for player in (game.white, game.black):
@@ -144,17 +137,6 @@ def game_player_for(game: Game, user: Any) -> Player | None:
 
 def current_game(match: Match) -> Game | None:
     return match.games.filter(status=Game.Status.IN_PROGRESS).order_by("-number").first()
-
-
-def game_position(game: Game) -> Position:
-    position: Position = _parsed(game, "_parsed_position", game.position, Position.from_json)
-    return position
-
-
-def game_position_put(game: Game, position: Position) -> None:
-    """Store ``position`` on ``game`` (the caller saves), keeping the parsed value at hand."""
-    game.position = position.to_json()
-    game.__dict__["_parsed_position"] = (game.position, position)
 
 
 def player_to_move(game: Game) -> Player | None:
@@ -184,16 +166,6 @@ def may_double(game: Game) -> bool:
         return False
     turn = game.position["turn"]
     return engine_may_double(game_cube(game), turn, game.variant, match_options(game.match))
-
-
-def game_cube(game: Game) -> Cube:
-    """The game's doubling cube as the engine's value."""
-    return Cube(game.cube_value, game.cube_owner, game.cube_offered_by, game.crawford)
-
-
-def game_cube_put(game: Game, cube: Cube) -> None:
-    """Store ``cube`` on ``game`` (the caller saves)."""
-    game.cube_value, game.cube_owner, game.cube_offered_by = cube.value, cube.owner, cube.offered_by
 
 
 def game_legal_plays(game: Game) -> list[Outcome]:
@@ -294,70 +266,6 @@ DERIVATION = (
     "gives die b % 6 + 1, bytes 252-255 are skipped. Dice of ply N: first two dice of label "
     "'roll:N'. Opening roll: pairs (player one, player two) from label 'opening' until they differ."
 )
-
-
-def match_export(match: Match) -> list[dict[str, Any]]:
-    """Every game of ``match`` as JSON-lines records: a match header, then per game a header,
-    one line per turn (dice, moves, POSITION after) and an end line."""
-    lines: list[dict[str, Any]] = [
-        {
-            "type": "match",
-            "match": match.pk,
-            "players": [match.player_one.display_name, match.player_two.display_name],
-            "target_score": match.target_score,
-            "options": match.options,
-            "status": match.status,
-            "winner": _player_index(match, match.winner_id),
-            "score": [match.score_one, match.score_two],
-        }
-    ]
-    games = match.games.exclude(status=Game.Status.IN_PROGRESS).order_by("number")
-    for game in games.select_related("white", "black"):
-        lines.append(_game_header(game))
-        for turn in game_turns(game):
-            lines.append(
-                {
-                    "type": "turn",
-                    "game": game.number,
-                    "ply": turn.ply,
-                    "side": turn.side,
-                    "kind": turn.kind,
-                    "dice": turn.dice,
-                    "moves": turn.moves,
-                    "position": turn.position_after,
-                }
-            )
-        lines.append(_game_end(game))
-    return lines
-
-
-def _player_index(match: Match, player_id: int | None) -> int | None:
-    if player_id is None:
-        return None
-    return 0 if player_id == match.player_one_id else 1
-
-
-def _game_header(game: Game) -> dict[str, Any]:
-    return {
-        "type": "game",
-        "game": game.number,
-        "variant": game.variant,
-        "white": 0 if game.white_id == game.match.player_one_id else 1,
-        "position": start_position(game.variant, "w").to_json(),
-    }
-
-
-def _game_end(game: Game) -> dict[str, Any]:
-    resigned = game.colour_of(game.resigned_by) if game.resigned_by else None
-    return {
-        "type": "end",
-        "game": game.number,
-        "status": game.status,
-        "ended_by": game.ended_by,
-        "resigned": resigned,
-        "result": game_result(game, cube=False).to_json() if game.is_finished else None,
-        "cube": game.cube_value,
-    }
 
 
 FRIENDLY_EVENT = "Tabla match"

@@ -3,14 +3,15 @@ serializes the result. Errors become JSON through common.api.exceptions."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import generics, status
+from rest_framework import generics, serializers, status
+from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,27 +23,50 @@ from games.api import serializers as s
 from games.api.filters import MatchFilter
 from games.api.renderers import JSONLinesRenderer, MatRenderer
 from games.engine import EngineError
+from games.errors import GameNotFoundError
 from games.models import Game, Match, ResultReport
+from games.services.play import PlayResult
 
 
 def visible_match(request: Request, pk: int) -> Match:
     return get_object_or_404(selectors.match_list(user=request.user), pk=pk)
 
 
-def visible_game(request: Request, pk: int, for_update: bool = False) -> Game:
-    game = selectors.game_visible(user=request.user, pk=pk, for_update=for_update)
+def visible_game(request: Request, pk: int) -> Game:
+    game = selectors.game_visible(user=request.user, pk=pk)
     if game is None:
         raise Http404
     return game
+
+
+def game_write_data(
+    serializer_class: type[serializers.Serializer], request: Request, pk: int
+) -> dict[str, Any]:
+    """The validated body of a write to game ``pk``. Invalid input to a game the user may not
+    see is a 404, not a 400 (the game is looked up only then: a valid write loads it once, in
+    the service)."""
+    serializer = serializer_class(data=request.data)
+    if not serializer.is_valid():
+        visible_game(request, pk)
+        raise ValidationError(serializer.errors)
+    return dict(serializer.validated_data)
+
+
+def game_write(service: Callable[..., PlayResult], request: Request, pk: int, **data: Any) -> Any:
+    """Call a play service as the request's user on game ``pk``; 404 when the game is hidden."""
+    try:
+        return service(game=pk, user=request.user, **data)
+    except GameNotFoundError:
+        raise Http404 from None
 
 
 def game_response(game: Game, code: int = status.HTTP_200_OK) -> Response:
     return Response(s.GameDetailSerializer(game).data, status=code)
 
 
-def game_change_response(game: Game) -> Response:
+def game_change_response(result: PlayResult) -> Response:
     """The game after a write, with only the turns the write appended."""
-    return Response(s.GameChangeSerializer(game, context={"turns": game.new_turns}).data)
+    return Response(s.GameChangeSerializer(result.game, context={"turns": result.turns}).data)
 
 
 # --- matches ----------------------------------------------------------------------------------
@@ -130,7 +154,7 @@ class MatchExportView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         match = visible_match(request, pk)
         if request.accepted_renderer.format != MatRenderer.format:
-            return Response(selectors.match_export(match))
+            return Response(services.match_export(match))
         response = Response(selectors.match_export_mat(match))
         response["Content-Disposition"] = f'attachment; filename="tabla-match-{match.pk}.mat"'
         return response
@@ -166,12 +190,7 @@ class DiceRollView(WriteView):
         request=None, responses={200: s.GameChangeSerializer, **errors(401, 403, 404, 409)}
     )
     def post(self, request: Request, pk: int) -> Response:
-        # The game is loaded once, locked, in the transaction the service joins.
-        with transaction.atomic():
-            game = visible_game(request, pk, for_update=True)
-            player = selectors.game_player_for(game, request.user)
-            rolled = services.dice_roll(game=game, player=player, locked=True)
-        return game_change_response(rolled)
+        return game_change_response(game_write(services.dice_roll, request, pk))
 
 
 class PlaySubmitView(WriteView):
@@ -183,14 +202,11 @@ class PlaySubmitView(WriteView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
+        data = game_write_data(s.PlaySubmitSerializer, request, pk)
         try:
-            # The game is loaded once, locked, in the transaction the service joins.
-            with transaction.atomic():
-                game = visible_game(request, pk, for_update=True)
-                data = validated(s.PlaySubmitSerializer, request)
-                player = selectors.game_player_for(game, request.user)
-                played = services.play_submit(game=game, player=player, locked=True, **data)
-        except EngineError as error:  # raised before the service changed ``game``
+            played = game_write(services.play_submit, request, pk, **data)
+        except EngineError as error:  # the service wrote nothing: its transaction rolled back
+            game = visible_game(request, pk)
             legal = [outcome.move_texts() for outcome in selectors.game_legal_plays(game)]
             body = {
                 "detail": str(error),
@@ -207,11 +223,10 @@ class GameResignView(WriteView):
         responses={200: s.GameChangeSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
-        game = visible_game(request, pk)
-        data = validated(s.ResignSerializer, request)
-        player = selectors.game_player_for(game, request.user)
-        resigned = services.game_resign(game=game, player=player, kind=data["kind"])
-        return game_change_response(resigned)
+        data = game_write_data(s.ResignSerializer, request, pk)
+        return game_change_response(
+            game_write(services.game_resign, request, pk, kind=data["kind"])
+        )
 
 
 class CubeActionView(WriteView):
@@ -224,10 +239,8 @@ class CubeActionView(WriteView):
         responses={200: s.GameChangeSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
-        game = visible_game(request, pk)
-        data = validated(s.CubeActionSerializer, request)
-        player = selectors.game_player_for(game, request.user)
-        changed = type(self).service(game=game, player=player, ply=data.get("ply"))
+        data = game_write_data(s.CubeActionSerializer, request, pk)
+        changed = game_write(type(self).service, request, pk, ply=data.get("ply"))
         return game_change_response(changed)
 
 

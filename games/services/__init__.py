@@ -1,6 +1,6 @@
 """Services: everything that writes rows. Keyword-only, typed, returning what they changed."""
 
-from games.services.exchange import match_import, match_import_by
+from games.services.exchange import match_export, match_import, match_import_by
 from games.services.matches import (
     game_start,
     match_accept,
@@ -37,6 +37,7 @@ __all__ = [
     "match_correct",
     "match_create",
     "match_decline",
+    "match_export",
     "match_forfeit",
     "match_import",
     "match_import_by",

@@ -1,5 +1,6 @@
-"""Importing a match from its JSON-lines export (games.selectors.match_export): every game is
-replayed through the engine and each stored position must match the replay."""
+"""A match as JSON lines, out and back in: ``match_export`` builds them (it only reads), and
+``match_import`` replays every game through the engine, each stored position matching the
+replay."""
 
 from __future__ import annotations
 
@@ -11,12 +12,76 @@ from django.db import transaction
 from common import jsonlimits
 from common.errors import InvalidRequestError, NotAllowedError
 from games import selectors
-from games.engine import GameResult, Options, next_game
+from games.engine import GameResult, Options, next_game, start_position
 from games.models import Game, Match
 from games.records import record_replay
 from games.services.matches import game_finish
 from games.services.results import turns_create
 from players.models import Player
+
+
+def match_export(match: Match) -> list[dict[str, Any]]:
+    """Every game of ``match`` as JSON-lines records: a match header, then per game a header,
+    one line per turn (dice, moves, POSITION after) and an end line."""
+    lines: list[dict[str, Any]] = [
+        {
+            "type": "match",
+            "match": match.pk,
+            "players": [match.player_one.display_name, match.player_two.display_name],
+            "target_score": match.target_score,
+            "options": match.options,
+            "status": match.status,
+            "winner": _export_player_index(match, match.winner_id),
+            "score": [match.score_one, match.score_two],
+        }
+    ]
+    games = match.games.exclude(status=Game.Status.IN_PROGRESS).order_by("number")
+    for game in games.select_related("white", "black"):
+        lines.append(_export_game_header(game))
+        for turn in selectors.game_turns(game):
+            lines.append(
+                {
+                    "type": "turn",
+                    "game": game.number,
+                    "ply": turn.ply,
+                    "side": turn.side,
+                    "kind": turn.kind,
+                    "dice": turn.dice,
+                    "moves": turn.moves,
+                    "position": turn.position_after,
+                }
+            )
+        lines.append(_export_game_end(game))
+    return lines
+
+
+def _export_player_index(match: Match, player_id: int | None) -> int | None:
+    if player_id is None:
+        return None
+    return 0 if player_id == match.player_one_id else 1
+
+
+def _export_game_header(game: Game) -> dict[str, Any]:
+    return {
+        "type": "game",
+        "game": game.number,
+        "variant": game.variant,
+        "white": 0 if game.white_id == game.match.player_one_id else 1,
+        "position": start_position(game.variant, "w").to_json(),
+    }
+
+
+def _export_game_end(game: Game) -> dict[str, Any]:
+    resigned = game.colour_of(game.resigned_by) if game.resigned_by else None
+    return {
+        "type": "end",
+        "game": game.number,
+        "status": game.status,
+        "ended_by": game.ended_by,
+        "resigned": resigned,
+        "result": selectors.game_result(game, cube=False).to_json() if game.is_finished else None,
+        "cube": game.cube_value,
+    }
 
 
 def match_import_by(*, user: Any, text: str, player_one: Player, player_two: Player) -> Match:

@@ -1,8 +1,15 @@
 """Playing a game: the server's roll, submitted plays, forced passes and resignation.
 
-Every write locks the game row (select_for_update), checks the ply, asks the engine, and appends
-one Turn per decision; Game.position always equals the replay of its turns. A roll or play lists
-the turns it appended in ``game.new_turns``, so its answer needs no query for them.
+Every service here opens its own transaction, loads and locks the game row with its match and
+players (one prepared query, games/prepared.py), checks who acts, asks the engine, and appends one
+Turn per decision; Game.position always equals the replay of its turns. Each returns a
+``PlayResult``: the game after the write and the turns it appended, so an answer needs no query
+for them.
+
+The actor is either ``user`` (a request's user: the game must be visible to them, else
+GameNotFoundError, and they act as the player they are in it) or ``player`` (a trusted caller
+such as the demo, tasks and tests). ``game`` is a Game or its id; a Game passed in is not changed
+(it is loaded again, locked).
 
 Row locks here and in every service are FOR NO KEY UPDATE (``no_key=True``): no key is ever
 changed, and a plain FOR UPDATE conflicts with the KEY SHARE locks PostgreSQL's deferred
@@ -13,8 +20,7 @@ play then deadlocked with the play (bench/api_plays.py on PostgreSQL).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import AbstractContextManager, nullcontext
-from typing import Any
+from dataclasses import dataclass, field
 
 from django.db import transaction
 
@@ -32,11 +38,13 @@ from games.engine import (
     stage_for,
 )
 from games.engine.match import is_stuck
-from games.errors import StalePlyError
+from games.errors import GameNotFoundError, StalePlyError
 from games.models import Game, Turn
 from games.prepared import PreparedInsert, PreparedUpdate
+from games.selectors import User
 from games.selectors import legal_plays_for as legal_plays  # the engine's, remembered
 from games.services.matches import game_finish
+from games.state import game_cube, game_cube_put, game_position_put
 from players.models import Player
 
 RESIGNATION_KINDS = ("single", "mars")
@@ -55,15 +63,23 @@ _insert_turn = PreparedInsert(Turn)
 _update_play = PreparedUpdate(Game, PLAY_FIELDS)
 
 
-def dice_roll(*, game: Game, player: Player | None, locked: bool = False) -> Game:
-    """The player to move rolls: the dice of this ply come from the game's seed. A roll with no
-    legal play is recorded as a pass at once and the turn goes over.
+@dataclass(frozen=True)
+class PlayResult:
+    """What a write did: the game after it (saved) and the turns it appended, in ply order."""
 
-    ``locked``: the caller loaded ``game`` with select_for_update in its open transaction (and
-    its match and players with it), so it is not loaded again, and the write joins that
-    transaction (no savepoint: on an error the caller's whole transaction rolls back)."""
-    with _transaction(locked):
-        game = _locked(game, reload=not locked)
+    game: Game
+    turns: list[Turn] = field(default_factory=list)
+
+
+def dice_roll(
+    *, game: Game | int, player: Player | None = None, user: User | None = None
+) -> PlayResult:
+    """The player to move rolls: the dice of this ply come from the game's seed. A roll with no
+    legal play is recorded as a pass at once and the turn goes over."""
+    turns: list[Turn] = []
+    with transaction.atomic():
+        game, player = _locked(game, player, user)
+        _check_not_over(game)
         _check_no_offer(game)
         _check_to_move(game, player)
         position = selectors.game_position(game)
@@ -74,28 +90,30 @@ def dice_roll(*, game: Game, player: Player | None, locked: bool = False) -> Gam
             )
         if game.dice is not None:
             raise ConflictError(f"the dice are already rolled ({game.dice}); submit a play")
-        dice_put(game=game, dice=dice.roll(game.seed, game.ply))
-        roll_if_auto(game, rolled=position.turn)  # after a pass, the opponent's roll
+        dice_put(game=game, dice=dice.roll(game.seed, game.ply), turns=turns)
+        roll_if_auto(game, rolled=position.turn, turns=turns)  # after a pass, the opponent's
         _update_play(game)
-    return game
+    return PlayResult(game, turns)
 
 
 def play_submit(
     *,
-    game: Game,
-    player: Player | None,
+    game: Game | int,
     ply: int,
     moves: str | list[str],
-    locked: bool = False,
-) -> Game:
+    player: Player | None = None,
+    user: User | None = None,
+) -> PlayResult:
     """Apply ``moves`` as decision ``ply`` of the player to move, after the engine checks them.
 
     Raises StalePlyError when ``ply`` is not the game's next ply (another submission won),
-    ConflictError when a roll is due first, and the engine's IllegalPlayError when illegal.
-    ``locked`` as for ``dice_roll``.
+    ConflictError when a roll is due first, and the engine's IllegalPlayError when illegal
+    (before anything is written).
     """
-    with _transaction(locked):
-        game = _locked(game, reload=not locked)
+    turns: list[Turn] = []
+    with transaction.atomic():
+        game, player = _locked(game, player, user)
+        _check_not_over(game)
         # The ply is checked before the turn: a player's duplicate submission, arriving after
         # the first one passed the turn, is stale (409), not someone else's turn.
         _check_ply(game, player, ply)
@@ -106,13 +124,15 @@ def play_submit(
             raise ConflictError("roll the dice first: no dice are on the table")
         rolled = None if position.pending else game.dice
         outcome = check_play(game.variant, position, rolled, moves, _options(game))
-        _append(game, position, rolled, outcome)
-        roll_if_auto(game)
+        _append(game, position, rolled, outcome, turns)
+        roll_if_auto(game, turns=turns)
         _update_play(game)
-    return game
+    return PlayResult(game, turns)
 
 
-def game_resign(*, game: Game, player: Player | None, kind: str) -> Game:
+def game_resign(
+    *, game: Game | int, kind: str, player: Player | None = None, user: User | None = None
+) -> PlayResult:
     """``player`` gives up the game; the opponent scores the value offered (single 1, mars 2).
 
     Decision (docs/rules.md §6.7 leaves it to the service): either player may resign at any moment
@@ -121,7 +141,8 @@ def game_resign(*, game: Game, player: Player | None, kind: str) -> Game:
     if kind not in RESIGNATION_KINDS:
         raise InvalidRequestError(f"a resignation offers 'single' or 'mars', got {kind!r}")
     with transaction.atomic():
-        game = _locked(game)
+        game, player = _locked(game, player, user)
+        _check_not_over(game)
         colour = game.colour_of(player) if player is not None else None
         if colour is None:
             raise NotAllowedError("only a player of this game may resign it")
@@ -129,51 +150,76 @@ def game_resign(*, game: Game, player: Player | None, kind: str) -> Game:
         game_finish(
             game=game, result=resignation_result(colour, kind), ended_by=Game.EndedBy.RESIGNATION
         )
-    return game
+    return PlayResult(game)
 
 
-def cube_double(*, game: Game, player: Player | None, ply: int | None = None) -> Game:
+def cube_double(
+    *,
+    game: Game | int,
+    player: Player | None = None,
+    user: User | None = None,
+    ply: int | None = None,
+) -> PlayResult:
     """The player to move offers a double before rolling (docs/rules.md §6.6, option ``cube``); the
     opponent must then take or drop. Recorded as a turn of kind ``double`` (a ply without dice).
     ``ply``, when given, must be the game's next ply (409 otherwise, as for a play)."""
+    turns: list[Turn] = []
     with transaction.atomic():
-        game = _locked(game)
+        game, player = _locked(game, player, user)
+        _check_not_over(game)
         _check_ply(game, player, ply)
         _check_no_offer(game)
         _check_to_move(game, player)
         if not selectors.may_double(game):
             raise ConflictError(_why_no_double(game))
         colour = game.position["turn"]
-        _append_cube_turn(game, Turn.Kind.DOUBLE, colour)
-        selectors.game_cube_put(game, selectors.game_cube(game).double(colour))
+        _append_cube_turn(game, Turn.Kind.DOUBLE, colour, turns)
+        game_cube_put(game, game_cube(game).double(colour))
         _update_play(game)
-    return game
+    return PlayResult(game, turns)
 
 
-def cube_take(*, game: Game, player: Player | None, ply: int | None = None) -> Game:
+def cube_take(
+    *,
+    game: Game | int,
+    player: Player | None = None,
+    user: User | None = None,
+    ply: int | None = None,
+) -> PlayResult:
     """The opponent accepts the double: the stake doubles and the taker owns the cube. The
     doubler then rolls (at once with ``auto_roll``)."""
+    turns: list[Turn] = []
     with transaction.atomic():
-        game = _locked(game)
+        game, player = _locked(game, player, user)
+        _check_not_over(game)
         doubler = _check_answer(game, player, ply)
         taker = opponent(doubler)
-        _append_cube_turn(game, Turn.Kind.TAKE, taker)
-        selectors.game_cube_put(game, selectors.game_cube(game).take(taker))
-        roll_if_auto(game)
+        _append_cube_turn(game, Turn.Kind.TAKE, taker, turns)
+        game_cube_put(game, game_cube(game).take(taker))
+        roll_if_auto(game, turns=turns)
         _update_play(game)
-    return game
+    return PlayResult(game, turns)
 
 
-def cube_drop(*, game: Game, player: Player | None, ply: int | None = None) -> Game:
+def cube_drop(
+    *,
+    game: Game | int,
+    player: Player | None = None,
+    user: User | None = None,
+    ply: int | None = None,
+) -> PlayResult:
     """The opponent declines the double: the game ends, lost at the cube's value before the
     double (a decided game for the cycle and the next starter)."""
+    turns: list[Turn] = []
     with transaction.atomic():
-        game = _locked(game)
+        game, player = _locked(game, player, user)
+        _check_not_over(game)
         doubler = _check_answer(game, player, ply)
-        _append_cube_turn(game, Turn.Kind.DROP, opponent(doubler))  # game_finish clears the offer
-        result = selectors.game_cube(game).drop(opponent(doubler))
+        # game_finish clears the offer
+        _append_cube_turn(game, Turn.Kind.DROP, opponent(doubler), turns)
+        result = game_cube(game).drop(opponent(doubler))
         game_finish(game=game, result=result, ended_by=Game.EndedBy.DROP)
-    return game
+    return PlayResult(game, turns)
 
 
 def _check_answer(game: Game, player: Player | None, ply: int | None) -> str:
@@ -197,7 +243,7 @@ def _why_no_double(game: Game) -> str:
     return "the cube is your opponent's: only its owner may double"
 
 
-def _append_cube_turn(game: Game, kind: str, side: str) -> None:
+def _append_cube_turn(game: Game, kind: str, side: str, turns: list[Turn]) -> None:
     turn = _insert_turn(
         Turn(
             game=game,
@@ -210,7 +256,7 @@ def _append_cube_turn(game: Game, kind: str, side: str) -> None:
             result=None,
         )
     )
-    game.new_turns = [*getattr(game, "new_turns", []), turn]
+    turns.append(turn)
     game.ply += 1
 
 
@@ -226,25 +272,26 @@ def _check_no_offer(game: Game) -> None:
         raise ConflictError(f"{doubler} has offered a double: {answer} must take or drop it first")
 
 
-def dice_put(*, game: Game, dice: Sequence[int]) -> None:
-    """Put rolled ``dice`` on the table; when no play is possible, record the pass at once.
-    The caller saves ``game``."""
+def dice_put(*, game: Game, dice: Sequence[int], turns: list[Turn] | None = None) -> None:
+    """Put rolled ``dice`` on the table; when no play is possible, record the pass at once
+    (appended to ``turns`` when given). The caller saves ``game``."""
     position = selectors.game_position(game)
     outcomes = legal_plays(game.variant, position, dice, _options(game))
     if len(outcomes) == 1 and not outcomes[0].play.moves:
-        _append(game, position, list(dice), outcomes[0])
+        _append(game, position, list(dice), outcomes[0], [] if turns is None else turns)
     else:
         game.dice = list(dice)
 
 
-def roll_if_auto(game: Game, rolled: str | None = None) -> None:
+def roll_if_auto(game: Game, rolled: str | None = None, turns: list[Turn] | None = None) -> None:
     """Match option ``auto_roll``: roll for the player to move while a roll is due (not during
     a Gjul Bara cascade, whose dice are already known, nor for a player who may double: with
     the cube on, that player chooses between doubling and rolling). A roll with no play is a
     pass and the turn goes over, so the other side is rolled for next; it stops after one
     automatic roll per side, so that a game in which neither side can move (a Tapa deadlock
     with mother=off and no stuck_limit) waits for a player to roll instead of rolling forever.
-    ``rolled``: the side that has just rolled by hand in this request. The caller saves."""
+    ``rolled``: the side that has just rolled by hand in this request. The turns are appended
+    to ``turns`` when given. The caller saves."""
     if not game.match.auto_roll:
         return
     rolled_for = {rolled} if rolled else set()
@@ -255,10 +302,16 @@ def roll_if_auto(game: Game, rolled: str | None = None) -> None:
         if selectors.may_double(game):  # the player decides: double, or roll by hand
             return
         rolled_for.add(position.turn)
-        dice_put(game=game, dice=dice.roll(game.seed, game.ply))
+        dice_put(game=game, dice=dice.roll(game.seed, game.ply), turns=turns)
 
 
-def _append(game: Game, position: Position, rolled: list[int] | None, outcome: Outcome) -> None:
+def _append(
+    game: Game,
+    position: Position,
+    rolled: list[int] | None,
+    outcome: Outcome,
+    turns: list[Turn],
+) -> None:
     """Append the turn, move the game on, and play any forced empty pending stage."""
     options = _options(game)
     if rolled is None:
@@ -278,9 +331,9 @@ def _append(game: Game, position: Position, rolled: list[int] | None, outcome: O
             result=outcome.result.to_json() if outcome.result else None,
         )
     )
-    game.new_turns = [*getattr(game, "new_turns", []), turn]
+    turns.append(turn)
     game.ply += 1
-    selectors.game_position_put(game, outcome.position)
+    game_position_put(game, outcome.position)
     game.dice = None
     if kind == Turn.Kind.ROLL:
         game.idle_rolls = 0 if outcome.play.moves else game.idle_rolls + 1
@@ -289,37 +342,36 @@ def _append(game: Game, position: Position, rolled: list[int] | None, outcome: O
     elif is_stuck(game.idle_rolls, options):
         game_finish(game=game, result=GameResult(None, "tie", 0), ended_by=Game.EndedBy.STUCK)
     elif outcome.position.pending:
-        _play_forced_stage(game, outcome.position)
+        _play_forced_stage(game, outcome.position, turns)
 
 
-def _play_forced_stage(game: Game, position: Position) -> None:
+def _play_forced_stage(game: Game, position: Position, turns: list[Turn]) -> None:
     outcomes = legal_plays(game.variant, position, None, _options(game))
     if len(outcomes) == 1 and not outcomes[0].play.moves:
-        _append(game, position, None, outcomes[0])
+        _append(game, position, None, outcomes[0], turns)
 
 
-def _transaction(locked: bool) -> AbstractContextManager[Any]:
-    """The write's transaction: the caller's own when it holds the lock, else a new atomic
-    block."""
-    if locked and transaction.get_autocommit():
-        raise RuntimeError("locked=True: the caller must hold the game's lock in a transaction")
-    return nullcontext() if locked else transaction.atomic()
+def _locked(
+    game: Game | int, player: Player | None, user: User | None
+) -> tuple[Game, Player | None]:
+    """The game loaded again and locked in the open transaction (with its match and players,
+    one query), and who acts in it: ``user``'s player when a user acts (GameNotFoundError when
+    the game is missing or not visible to them), else ``player``."""
+    pk = game if isinstance(game, int) else game.pk
+    if user is not None:
+        locked = selectors.game_visible(user=user, pk=pk, for_update=True)
+        if locked is None:
+            raise GameNotFoundError(f"no game {pk} that you may see")
+        return locked, selectors.game_player_for(locked, user)
+    locked = selectors.game_for_update(pk)
+    if locked is None:
+        raise GameNotFoundError(f"no game {pk}")
+    return locked, player
 
 
-def _locked(game: Game, *, reload: bool = True) -> Game:
-    """``game`` locked for this write (loaded again unless the caller holds the lock), with no
-    new turns yet; ConflictError when it is over."""
-    locked = game
-    if reload:
-        locked = (
-            Game.objects.select_for_update(of=("self", "match"), no_key=True)
-            .select_related("match", "white", "black")
-            .get(pk=game.pk)
-        )
-    locked.new_turns = []
-    if locked.is_over:
-        raise ConflictError(f"game {locked.number} is over ({locked.status}); no more moves")
-    return locked
+def _check_not_over(game: Game) -> None:
+    if game.is_over:
+        raise ConflictError(f"game {game.number} is over ({game.status}); no more moves")
 
 
 def _check_to_move(game: Game, player: Player | None) -> None:

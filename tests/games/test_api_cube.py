@@ -194,13 +194,13 @@ def test_auto_roll_waits_for_a_player_who_may_double(alice, bob, organiser, clie
     game = current(match)
     assert game.dice is None and selectors.may_double(game)  # white decides: double or roll
     services.cube_double(game=game, player=game.white)
-    taken = services.cube_take(game=game, player=game.black)
+    taken = services.cube_take(game=game, player=game.black).game
     assert taken.dice is not None  # white cannot redouble: rolled for at once
     game.refresh_from_db()
     outcome = selectors.game_legal_plays(game)[0]
     played = services.play_submit(
         game=game, player=game.white, ply=game.ply, moves=outcome.play.to_json()
-    )
+    ).game
     assert played.dice is None and selectors.may_double(played)  # black owns the cube
 
 

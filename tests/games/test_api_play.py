@@ -357,7 +357,7 @@ def test_auto_roll_stops_when_neither_side_can_move(alice, bob, monkeypatch):
     assert [turn.moves for turn in game.turns.all()] == [[], []]  # one pass each
     assert selectors.is_roll_due(game)
     # A player's roll that finds no play is followed by one automatic roll for the opponent.
-    game = services.dice_roll(game=game, player=selectors.player_to_move(game))
+    game = services.dice_roll(game=game, player=selectors.player_to_move(game)).game
     assert game.turns.count() == 4
 
 

@@ -56,7 +56,7 @@ def test_concurrent_submissions_for_one_ply_apply_exactly_once(postgres_only, al
     for _ in range(4):
         player = selectors.player_to_move(game)
         if selectors.is_roll_due(game):
-            game = services.dice_roll(game=game, player=player)
+            game = services.dice_roll(game=game, player=player).game
         if game.is_over or selectors.is_roll_due(game):
             continue
         ply = game.ply
@@ -76,7 +76,7 @@ def test_a_take_and_a_drop_at_the_same_moment_apply_exactly_once(postgres_only, 
     match = services.match_create(
         creator=alice.user, player_one=alice, player_two=bob, options={"cube": "tabla_only"}
     )
-    game = services.cube_double(game=match.games.get(), player=match.games.get().white)
+    game = services.cube_double(game=match.games.get(), player=match.games.get().white).game
     taker = game.black
 
     statuses = submit_together(game, taker.user, {}, routes=("cube-take", "cube-drop"))

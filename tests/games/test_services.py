@@ -124,7 +124,7 @@ def test_stuck_limit_ends_a_game_with_no_moved_checker_as_a_tie(alice, bob, monk
     game = match.games.get()
     # Force a pass: a roll the engine answers with no legal play counts as an idle roll.
     monkeypatch.setattr("games.services.play.legal_plays", _only_pass)
-    game = services.dice_roll(game=game, player=game.white)
+    game = services.dice_roll(game=game, player=game.white).game
     assert game.status == Game.Status.FINISHED and game.ended_by == Game.EndedBy.STUCK
     assert game.result_kind == "tie" and game.turns.get().moves == []
 
@@ -143,7 +143,7 @@ def test_a_tapa_tie_is_replayed_with_a_fresh_opening_roll(online_match, game):
     from games.engine import GameResult
     from games.services.matches import game_finish
 
-    game = services.game_resign(game=game, player=game.black, kind="single")
+    game = services.game_resign(game=game, player=game.black, kind="single").game
     second = online_match.games.get(number=2)
     services.game_resign(game=second, player=second.black, kind="single")
     third = online_match.games.get(number=3)

@@ -34,7 +34,7 @@ def match(alice, bob, organiser):
 def doubled(match):
     """Game 1 with white's double waiting for black's answer."""
     game = selectors.current_game(match)
-    return services.cube_double(game=game, player=game.white)
+    return services.cube_double(game=game, player=game.white).game
 
 
 def test_the_player_to_move_may_double_and_the_opponent_may_not(match):
@@ -83,7 +83,7 @@ def test_a_double_asks_the_opponent_to_take_or_drop(doubled):
 
 
 def test_a_taken_double_puts_the_cube_at_2_on_the_takers_side(doubled):
-    game = services.cube_take(game=doubled, player=doubled.black)
+    game = services.cube_take(game=doubled, player=doubled.black).game
     response = Client().get(match_url(game.match))
     html = response.content.decode()
     assert 'data-cube="2" data-cube-owner="b"' in html
@@ -96,7 +96,7 @@ def test_a_taken_double_puts_the_cube_at_2_on_the_takers_side(doubled):
 
 
 def test_the_replay_captions_cube_actions_and_keeps_the_position(doubled):
-    game = services.cube_take(game=doubled, player=doubled.black)
+    game = services.cube_take(game=doubled, player=doubled.black).game
     frames = Client().get(match_url(game.match)).context["replay"]
     assert len(frames) == game.turns.count() + 1
     before, offered, taken = frames[-3:]
@@ -109,7 +109,7 @@ def test_the_replay_captions_cube_actions_and_keeps_the_position(doubled):
 
 
 def test_a_dropped_double_ends_the_game(doubled):
-    game = services.cube_drop(game=doubled, player=doubled.black)
+    game = services.cube_drop(game=doubled, player=doubled.black).game
     response = Client().get(match_url(game.match, game=1))
     html = response.content.decode()
     assert response.context["game"] == game and game.is_over

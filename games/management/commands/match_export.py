@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import selectors
+from games import selectors, services
 from games.models import Match
 
 
@@ -27,5 +27,5 @@ class Command(BaseCommand):
         if options["format"] == "mat":
             self.stdout.write(selectors.match_export_mat(match), ending="")
             return
-        for line in selectors.match_export(match):
+        for line in services.match_export(match):
             self.stdout.write(json.dumps(line, separators=(",", ":")))
