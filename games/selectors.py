@@ -47,7 +47,7 @@ def challenged_player(match: Match) -> Player | None:
     return None
 
 
-def is_organiser(user: Any, match: Match) -> bool:
+def is_organiser(user: User, match: Match) -> bool:
     return bool(
         getattr(user, "is_authenticated", False)
         and (user.is_staff or (match.organiser_id is not None and match.organiser_id == user.pk))
@@ -81,7 +81,7 @@ def game_winner_index(game: Game) -> int | None:
     return 0 if game.result_winner_id == game.match.player_one_id else 1
 
 
-def match_list(*, user: Any) -> QuerySet[Match]:
+def match_list(*, user: User) -> QuerySet[Match]:
     """Matches ``user`` may read: public ones, and private ones they play or organise."""
     matches = Match.objects.select_related("player_one", "player_two", "winner")
     if getattr(user, "is_staff", False):
@@ -92,7 +92,7 @@ def match_list(*, user: Any) -> QuerySet[Match]:
     return matches.filter(visible)
 
 
-def game_list(*, user: Any) -> QuerySet[Game]:
+def game_list(*, user: User) -> QuerySet[Game]:
     return Game.objects.select_related("match", "white", "black", "result_winner").filter(
         match__in=match_list(user=user)
     )
@@ -103,7 +103,7 @@ _game_with_players: PreparedGet[Game] = PreparedGet(
 )
 
 
-def game_visible(*, user: Any, pk: int, for_update: bool = False) -> Game | None:
+def game_visible(*, user: User, pk: int, for_update: bool = False) -> Game | None:
     """Game ``pk`` with its match and players, if ``user`` may read it (the rule of
     ``match_list``, checked on the loaded row: one plain query on the hot play path).
     ``for_update`` locks the game and match rows, for a caller inside a transaction."""
@@ -127,7 +127,7 @@ def game_for_update(pk: int) -> Game | None:
     return _game_with_players(pk, for_update=True)
 
 
-def game_player_for(game: Game, user: Any) -> Player | None:
+def game_player_for(game: Game, user: User) -> Player | None:
     """``player_for(user)``, without a query when ``user`` plays ``game``."""
     for player in (game.white, game.black):
         if getattr(user, "is_authenticated", False) and player.user_id == user.pk:

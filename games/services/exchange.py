@@ -15,6 +15,7 @@ from games import selectors
 from games.engine import GameResult, Options, next_game, start_position
 from games.models import Game, Match
 from games.records import record_replay
+from games.selectors import User
 from games.services.matches import game_finish
 from games.services.results import turns_create
 from players.models import Player
@@ -84,7 +85,7 @@ def _export_game_end(game: Game) -> dict[str, Any]:
     }
 
 
-def match_import_by(*, user: Any, text: str, player_one: Player, player_two: Player) -> Match:
+def match_import_by(*, user: User, text: str, player_one: Player, player_two: Player) -> Match:
     """A user of the API imports a match (README, "Trust"): staff import rated matches between
     any players; a player may import their own old matches, which stay unrated (nothing shows
     that the opponent agreed to them); nobody else may import."""

@@ -13,6 +13,7 @@ from games.engine import GameResult, Options, next_game, opening_roll, start_pos
 from games.engine.cube import points_scored
 from games.engine.match import match_winner
 from games.models import Game, Match
+from games.selectors import User
 from games.services.ratings import ratings_enqueue
 from games.signals import match_finished
 from players.models import Player
@@ -71,7 +72,7 @@ def match_create(
 
 def match_propose(
     *,
-    user: Any,
+    user: User,
     player_one: Player,
     player_two: Player,
     target_score: int | None = None,
@@ -126,7 +127,7 @@ def match_propose(
     )
 
 
-def match_accept(*, match: Match, user: Any) -> Match:
+def match_accept(*, match: Match, user: User) -> Match:
     """The challenged player accepts: the match becomes rated and starts (an online match with
     game 1 and its opening roll, an over-the-board match open for reports)."""
     with transaction.atomic():
@@ -145,7 +146,7 @@ def match_accept(*, match: Match, user: Any) -> Match:
     return match
 
 
-def match_decline(*, match: Match, user: Any) -> Match:
+def match_decline(*, match: Match, user: User) -> Match:
     """The challenged player declines, or the challenger withdraws: the match is never
     played (status "declined")."""
     with transaction.atomic():
@@ -170,7 +171,7 @@ def _open(match: Match, *, start: bool) -> None:
         game_start(match=match)
 
 
-def match_start(*, match: Match, user: Any) -> Match:
+def match_start(*, match: Match, user: User) -> Match:
     """Start a scheduled online match (players or the organiser)."""
     with transaction.atomic():
         match = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
@@ -256,7 +257,7 @@ def match_update(*, match: Match, start_next: bool) -> Match:
     return match
 
 
-def match_forfeit(*, match: Match, user: Any, loser: Player) -> Match:
+def match_forfeit(*, match: Match, user: User, loser: Player) -> Match:
     """The organiser ends the match: ``loser`` forfeits, the opponent wins; a game in progress
     is abandoned (its seed revealed). The score stays as it was."""
     with transaction.atomic():
@@ -295,7 +296,7 @@ def match_correct(*, match: Match, winner: Player, score_one: int, score_two: in
     return match
 
 
-def _check_participant(match: Match, user: Any) -> None:
+def _check_participant(match: Match, user: User) -> None:
     player = selectors.player_for(user)
     if selectors.is_organiser(user, match):
         return

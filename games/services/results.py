@@ -15,6 +15,7 @@ from games.engine import GameResult, NextGame, next_game, start_position
 from games.engine.cube import KIND_POINTS, cube_for_points, points_before_cube
 from games.models import Game, Match, ResultReport, Turn
 from games.records import Replay, record_replay
+from games.selectors import User
 from games.services.matches import game_finish, match_finished_announce
 from players.models import Player
 
@@ -25,7 +26,7 @@ OPEN = (ResultReport.Status.PENDING, ResultReport.Status.DISPUTED)
 def result_report(
     *,
     match: Match,
-    user: Any,
+    user: User,
     winner: Player | None = None,
     points: int | None = None,
     kind: str | None = None,
@@ -56,7 +57,7 @@ def result_report(
     return report
 
 
-def result_confirm(*, report: ResultReport, user: Any) -> ResultReport:
+def result_confirm(*, report: ResultReport, user: User) -> ResultReport:
     """The reporter's opponent accepts the result: it is recorded as a finished game."""
     with transaction.atomic():
         report = _locked(report)
@@ -67,7 +68,7 @@ def result_confirm(*, report: ResultReport, user: Any) -> ResultReport:
     return report
 
 
-def result_dispute(*, report: ResultReport, user: Any, reason: str = "") -> ResultReport:
+def result_dispute(*, report: ResultReport, user: User, reason: str = "") -> ResultReport:
     """The reporter's opponent rejects the result; the organiser settles it with an override."""
     with transaction.atomic():
         report = _locked(report)
@@ -80,7 +81,7 @@ def result_dispute(*, report: ResultReport, user: Any, reason: str = "") -> Resu
 def result_override(
     *,
     report: ResultReport,
-    user: Any,
+    user: User,
     winner: Player | None = None,
     points: int | None = None,
     kind: str | None = None,
@@ -329,7 +330,7 @@ def _locked(report: ResultReport) -> ResultReport:
     return locked
 
 
-def _check_opponent(report: ResultReport, user: Any) -> None:
+def _check_opponent(report: ResultReport, user: User) -> None:
     player = selectors.player_for(user)
     match = report.match
     if (
@@ -347,7 +348,7 @@ def _check_open_for_reports(match: Match) -> None:
         raise ConflictError(f"the match is {match.status}")
 
 
-def _respond(report: ResultReport, user: Any, status: str) -> None:
+def _respond(report: ResultReport, user: User, status: str) -> None:
     report.status = status
     report.responded_by = user
     report.responded_at = timezone.now()
