@@ -355,7 +355,7 @@ class GameChangeSerializer(GameDetailSerializer):
     """The game after a roll, play or resignation. ``turns`` holds only the turns that request
     appended, so an answer does not grow with the game; GET the game for the whole log."""
 
-    # context["turns"]: the turns the write appended (the service's game.new_turns)
+    # context["turns"]: the turns the write appended (the service's PlayResult.turns)
 
     @extend_schema_field(TurnSerializer(many=True))
     def get_turns(self, game: Game) -> list[dict[str, Any]]:
