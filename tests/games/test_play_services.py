@@ -103,3 +103,30 @@ def test_every_game_write_answers_404_for_a_hidden_game_even_with_bad_input(
     if route != "dice-roll":  # a player's bad input is a 400
         response = client_for(game.white).post(url, {"ply": "x", "kind": "none"}, format="json")
         assert response.status_code == 400
+
+
+@pytest.mark.parametrize("route", ["dice-roll", "play-submit"])
+def test_a_roll_or_play_through_the_api_loads_the_game_once(game, client_for, route):
+    """The hot path: the service's one (locked) query loads the game with its match and
+    players; the view loads nothing itself."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.games.test_api_play import game_url
+
+    player = selectors.player_to_move(game)
+    body = {}
+    if route == "play-submit":
+        game = services.dice_roll(game=game, player=player).game
+        while game.dice is None:
+            player = selectors.player_to_move(game)
+            game = services.dice_roll(game=game, player=player).game
+        player = selectors.player_to_move(game)
+        body = {"ply": game.ply, "moves": selectors.game_legal_plays(game)[0].play.to_json()}
+    client = client_for(player)
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(game_url(route, game.pk), body, format="json")
+    assert response.status_code == 200, response.json()
+    loads = [q["sql"] for q in captured.captured_queries if q["sql"].startswith("SELECT")]
+    game_loads = [sql for sql in loads if 'FROM "games_game"' in sql]
+    assert len(game_loads) == 1 and '"games_match"' in game_loads[0]
