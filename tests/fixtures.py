@@ -59,3 +59,11 @@ def online_match(alice: Any, bob: Any, organiser: Any) -> Any:
     from games import services
 
     return services.match_create(creator=organiser, player_one=alice, player_two=bob)
+
+
+@pytest.fixture
+def gnubg() -> Any:
+    """GNU Backgammon's Python module; the test is skipped where it is not installed."""
+    return pytest.importorskip(
+        "gnubg", reason="GNU Backgammon's Python package is not installed (pip install gnubg)"
+    )

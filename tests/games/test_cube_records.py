@@ -11,9 +11,8 @@ from rest_framework.test import APIClient
 from games import selectors, services
 from games.engine import Options, legal_plays, start_position
 from games.models import Game, Match, ResultReport
-from tests.exports.test_jellyfish import parse_mat
 from tests.games.factories import MatchFactory
-from tests.games.test_export_mat import gnubg_import
+from tests.mat import gnubg_import, parse_mat
 
 pytestmark = pytest.mark.django_db
 
@@ -111,8 +110,7 @@ def test_the_mat_export_writes_the_cube_actions_as_gnubg_does(cube_match):
     assert "Doubles => 2" in text and " Takes" in text and " Drops" in text
 
 
-def test_gnubg_reads_the_cube_and_the_points_of_every_tabla_game(cube_match, tmp_path):
-    gnubg = pytest.importorskip("gnubg", reason="GNU Backgammon's Python package is not installed")
+def test_gnubg_reads_the_cube_and_the_points_of_every_tabla_game(cube_match, tmp_path, gnubg):
     url = reverse("games:match-export", kwargs={"pk": cube_match.pk}) + "?format=mat"
     imported, _ = gnubg_import(gnubg, APIClient().get(url).content.decode(), tmp_path)
 
