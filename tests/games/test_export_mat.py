@@ -11,7 +11,7 @@ from games import services
 from games.demo import match_play_random
 from games.engine import Position, start_position
 from games.models import Game, Match
-from tests.games.test_commands import run
+from tests.games.helpers import run
 from tests.mat import gnubg_board, gnubg_import, parse_mat
 from tests.tournaments.factories import TournamentFactory
 from tournaments.models import TournamentMatch

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.helpers import TIMEOUT, Console
+
 # Playwright's sync API keeps an event loop in the test thread; the ORM calls made from the
 # test itself are still synchronous, so Django's async-safety check does not apply.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -48,6 +50,23 @@ def browser() -> Iterator:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def new_page(browser) -> Iterator:
+    """``new_page(width, height)`` gives a page of a fresh browser context and its Console."""
+    contexts = []
+
+    def make(width: int = 1280, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(TIMEOUT)
+        contexts.append(context)
+        page = context.new_page()
+        return page, Console(page)
+
+    yield make
+    for context in contexts:
+        context.close()
 
 
 @pytest.fixture
