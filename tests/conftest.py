@@ -4,6 +4,8 @@ from typing import Any
 
 import pytest
 
+pytest_plugins = ["tests.fixtures"]  # alice, bob, organiser, online_match, seeded_dice
+
 
 @pytest.fixture
 def api_client() -> Any:

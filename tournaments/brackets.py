@@ -3,12 +3,43 @@
 Pure code (no Django, no I/O). A bracket is a tuple of matches whose two sides name where their
 players come from (a seed, the winner of a match or the loser of a match). `resolve` replays the
 results from scratch, so the Django layer can call it after every result or correction.
+
+The names the Django layer stores (sections, slot states, and sources as text such as
+"winner:W1-1", see `source_text`) are defined here once, as `StrEnum` members or by
+`source_text` / `parse_source`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Section(StrEnum):
+    """The part of a bracket a match belongs to; members are listed in display order."""
+
+    MAIN = "main"  # the winners bracket, or the only flight
+    LOSERS = "losers"
+    CONSOLATION = "consolation"
+    THIRD_PLACE = "third_place"
+    GRAND_FINAL = "grand_final"
+    RESET = "reset"
+
+
+def section_rank(name: str) -> int:
+    """Position of a section in display order: main, losers, consolation, third place, grand
+    final, reset; any other name (such as "group-2") comes after them."""
+    order = [str(section) for section in Section]
+    return order.index(name) if name in order else len(order)
+
+
+class SlotStatus(StrEnum):
+    WAITING = "waiting"  # a side is not known yet
+    READY = "ready"  # both players known, no result
+    DONE = "done"  # played: winner and loser known
+    BYE = "bye"  # one side is a bye: the other player advances unplayed
+    VOID = "void"  # both sides are byes, or a grand-final reset that is not needed
 
 
 @dataclass(frozen=True)
@@ -29,10 +60,27 @@ class LoserOf:
 Source = Seed | WinnerOf | LoserOf
 
 
+def source_text(source: Source) -> str:
+    """The stored form of a source: "seed:3", "winner:W1-1" or "loser:W1-1"."""
+    if isinstance(source, Seed):
+        return f"seed:{source.number}"
+    return f"{'winner' if isinstance(source, WinnerOf) else 'loser'}:{source.key}"
+
+
+def parse_source(text: str) -> Source:
+    """The inverse of `source_text`; ValueError for any other text."""
+    kind, _, value = text.partition(":")
+    if kind == "seed" and value.isdigit():
+        return Seed(int(value))
+    if kind in ("winner", "loser") and value:
+        return WinnerOf(value) if kind == "winner" else LoserOf(value)
+    raise ValueError(f"not a bracket source: {text!r}")
+
+
 @dataclass(frozen=True)
 class BracketMatch:
     key: str
-    section: str  # "main" | "losers" | "grand_final" | "reset" | "third_place" | "consolation"
+    section: Section
     round: int
     index: int
     sources: tuple[Source, Source]
@@ -51,7 +99,7 @@ class Bracket:
                 return match
         raise KeyError(key)
 
-    def rounds(self, section: str) -> list[list[BracketMatch]]:
+    def rounds(self, section: Section) -> list[list[BracketMatch]]:
         """The matches of one section, round by round, each round top to bottom."""
         by_round: dict[int, list[BracketMatch]] = {}
         for match in self.matches:
@@ -64,7 +112,7 @@ class Bracket:
 class SlotState:
     key: str
     players: tuple[int | None, int | None]  # None: not known yet, or a bye
-    status: str  # "waiting" | "ready" | "done" | "bye" | "void"
+    status: SlotStatus
     winner: int | None
     loser: int | None
 
@@ -101,7 +149,7 @@ def single_elimination(n: int, *, third_place: bool = False) -> Bracket:
     if third_place and len(rounds) >= 2:
         semis = rounds[-2]
         sources = (LoserOf(semis[0].key), LoserOf(semis[1].key))
-        matches.append(BracketMatch("3P", "third_place", 1, 1, sources))
+        matches.append(BracketMatch("3P", Section.THIRD_PLACE, 1, 1, sources))
     return Bracket("single_elimination", n, _in_play_order(matches))
 
 
@@ -114,11 +162,12 @@ def double_elimination(n: int, *, reset: bool = True) -> Bracket:
     pairs the same two players again and is "void" unless the losers-bracket player wins GF.
     """
     main = _main_flight(bracket_size(n))
-    losers, champion = _losers_flight(main, len(main), "L", "losers", None)
+    losers, champion = _losers_flight(main, len(main), "L", Section.LOSERS, None)
     matches = [m for round_ in main + losers for m in round_]
-    matches.append(BracketMatch("GF", "grand_final", 1, 1, (WinnerOf(main[-1][0].key), champion)))
+    final = (WinnerOf(main[-1][0].key), champion)
+    matches.append(BracketMatch("GF", Section.GRAND_FINAL, 1, 1, final))
     if reset:
-        matches.append(BracketMatch("GF2", "reset", 1, 1, (LoserOf("GF"), WinnerOf("GF"))))
+        matches.append(BracketMatch("GF2", Section.RESET, 1, 1, (LoserOf("GF"), WinnerOf("GF"))))
     return Bracket("double_elimination", n, _in_play_order(matches))
 
 
@@ -135,7 +184,7 @@ def consolation(n: int, *, entry_rounds: int = 1, match_length: int | None = Non
             f"entry_rounds must be between 1 and {len(main) - 1} for {n} entrants,"
             f" got {entry_rounds}"
         )
-    side, _ = _losers_flight(main, entry_rounds, "C", "consolation", match_length)
+    side, _ = _losers_flight(main, entry_rounds, "C", Section.CONSOLATION, match_length)
     matches = [m for round_ in main + side for m in round_]
     return Bracket("consolation", n, _in_play_order(matches))
 
@@ -145,7 +194,7 @@ def _main_flight(size: int) -> list[list[BracketMatch]]:
     rounds = [
         [
             BracketMatch(
-                f"W1-{i + 1}", "main", 1, i + 1, (Seed(order[2 * i]), Seed(order[2 * i + 1]))
+                f"W1-{i + 1}", Section.MAIN, 1, i + 1, (Seed(order[2 * i]), Seed(order[2 * i + 1]))
             )
             for i in range(size // 2)
         ]
@@ -156,7 +205,7 @@ def _main_flight(size: int) -> list[list[BracketMatch]]:
             [
                 BracketMatch(
                     f"W{number}-{i + 1}",
-                    "main",
+                    Section.MAIN,
                     number,
                     i + 1,
                     (WinnerOf(previous[2 * i].key), WinnerOf(previous[2 * i + 1].key)),
@@ -176,7 +225,7 @@ def _losers_flight(
     main: list[list[BracketMatch]],
     entry_rounds: int,
     prefix: str,
-    section: str,
+    section: Section,
     match_length: int | None,
 ) -> tuple[list[list[BracketMatch]], Source]:
     """Rounds of a flight fed by losers of main rounds 1..entry_rounds, and its champion."""
@@ -234,16 +283,6 @@ def _drop_order(live: Sequence[_Live], entering: int) -> list[int]:
     return min(candidates, key=risks)
 
 
-_SECTION_ORDER = {
-    "main": 0,
-    "losers": 1,
-    "consolation": 1,
-    "third_place": 2,
-    "grand_final": 3,
-    "reset": 4,
-}
-
-
 def _in_play_order(matches: Sequence[BracketMatch]) -> tuple[BracketMatch, ...]:
     """Sort by the earliest time a match can be played (1 + the latest of its feeders)."""
     level: dict[str, int] = {}
@@ -253,7 +292,7 @@ def _in_play_order(matches: Sequence[BracketMatch]) -> tuple[BracketMatch, ...]:
     return tuple(
         sorted(
             matches,
-            key=lambda m: (level[m.key], _SECTION_ORDER[m.section], m.round, m.index),
+            key=lambda m: (level[m.key], section_rank(m.section), m.round, m.index),
         )
     )
 
@@ -292,11 +331,11 @@ def resolve(
     for match in bracket.matches:
         feeder = match.sources[1]
         if (
-            match.section == "reset"
+            match.section == Section.RESET
             and isinstance(feeder, WinnerOf)
             and _reset_not_needed(states[feeder.key])
         ):
-            states[match.key] = SlotState(match.key, (None, None), "void", None, None)
+            states[match.key] = SlotState(match.key, (None, None), SlotStatus.VOID, None, None)
         else:
             sides = (
                 _side(match.sources[0], bracket.size, seeding, states),
@@ -316,9 +355,9 @@ def _check_seeding(bracket: Bracket, seeding: Mapping[int, int]) -> None:
 
 
 def _reset_not_needed(grand_final: SlotState) -> bool:
-    if grand_final.status in ("bye", "void"):
+    if grand_final.status in (SlotStatus.BYE, SlotStatus.VOID):
         return True
-    return grand_final.status == "done" and grand_final.winner == grand_final.players[0]
+    return grand_final.status == SlotStatus.DONE and grand_final.winner == grand_final.players[0]
 
 
 def _side(
@@ -327,11 +366,11 @@ def _side(
     if isinstance(source, Seed):
         return seeding[source.number] if source.number <= size else BYE
     state = states[source.key]
-    if state.status == "void":
+    if state.status == SlotStatus.VOID:
         return BYE
     if isinstance(source, WinnerOf):
         return state.winner if state.winner is not None else UNKNOWN
-    if state.status == "bye":
+    if state.status == SlotStatus.BYE:
         return BYE
     return state.loser if state.loser is not None else UNKNOWN
 
@@ -342,30 +381,31 @@ def _state(key: str, sides: tuple[_Side, _Side]) -> SlotState:
         sides[1] if isinstance(sides[1], int) else None,
     )
     if sides[0] is BYE and sides[1] is BYE:
-        return SlotState(key, players, "void", None, None)
+        return SlotState(key, players, SlotStatus.VOID, None, None)
     if BYE in (sides[0], sides[1]):
         other = sides[1] if sides[0] is BYE else sides[0]
         if other is UNKNOWN:
-            return SlotState(key, players, "waiting", None, None)
-        return SlotState(key, players, "bye", players[0] or players[1], None)
+            return SlotState(key, players, SlotStatus.WAITING, None, None)
+        return SlotState(key, players, SlotStatus.BYE, players[0] or players[1], None)
     if UNKNOWN in (sides[0], sides[1]):
-        return SlotState(key, players, "waiting", None, None)
-    return SlotState(key, players, "ready", None, None)
+        return SlotState(key, players, SlotStatus.WAITING, None, None)
+    return SlotState(key, players, SlotStatus.READY, None, None)
 
 
 def _apply_result(states: dict[str, SlotState], key: str, winner: int | None) -> None:
     if winner is None:
         return
     state = states[key]
-    if state.status == "bye" and winner == state.winner:
+    if state.status == SlotStatus.BYE and winner == state.winner:
         return
-    if state.status != "ready":
-        raise ValueError(f"match {key} is {state.status!r} and cannot take a result ({winner})")
+    if state.status != SlotStatus.READY:
+        status = str(state.status)
+        raise ValueError(f"match {key} is {status!r} and cannot take a result ({winner})")
     a, b = state.players
     if winner not in (a, b):
         raise ValueError(f"result for {key} names {winner}, who is not in that match ({a} v {b})")
     loser = b if winner == a else a
-    states[key] = SlotState(key, state.players, "done", winner, loser)
+    states[key] = SlotState(key, state.players, SlotStatus.DONE, winner, loser)
 
 
 def placings(bracket: Bracket, states: Mapping[str, SlotState]) -> list[tuple[int, int]]:
@@ -380,10 +420,10 @@ def placings(bracket: Bracket, states: Mapping[str, SlotState]) -> list[tuple[in
     kinds = _static_kinds(bracket)
     if bracket.format == "double_elimination":
         tiers = _grand_final_tiers(states) + _flight_tiers(
-            bracket.rounds("losers"), states, kinds, with_champion=False
+            bracket.rounds(Section.LOSERS), states, kinds, with_champion=False
         )
     else:
-        tiers = _flight_tiers(bracket.rounds("main"), states, kinds, with_champion=True)
+        tiers = _flight_tiers(bracket.rounds(Section.MAIN), states, kinds, with_champion=True)
         if bracket.format == "single_elimination" and any(m.key == "3P" for m in bracket.matches):
             third = [
                 _outcome(states, kinds, "3P", "winner"),
@@ -397,7 +437,7 @@ def consolation_placings(
     bracket: Bracket, states: Mapping[str, SlotState]
 ) -> list[tuple[int, int]]:
     """Places within the consolation flight (its winner is 1st), as `placings` ranks a flight."""
-    rounds = bracket.rounds("consolation")
+    rounds = bracket.rounds(Section.CONSOLATION)
     return _number_tiers(_flight_tiers(rounds, states, _static_kinds(bracket), with_champion=True))
 
 
@@ -443,9 +483,9 @@ def _grand_final_tiers(states: Mapping[str, SlotState]) -> list[_Tier]:
     final = states["GF"]
     reset = states.get("GF2")
     decider = final
-    if final.status == "done" and final.winner != final.players[0] and reset is not None:
+    if final.status == SlotStatus.DONE and final.winner != final.players[0] and reset is not None:
         decider = reset  # the losers-bracket player won GF: GF2 decides
-    if decider.status != "done":
+    if decider.status != SlotStatus.DONE:
         return [(1, []), (1, [])]
     assert decider.winner is not None and decider.loser is not None
     return [(1, [decider.winner]), (1, [decider.loser])]

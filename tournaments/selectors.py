@@ -12,6 +12,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 
 from games.models import Game, Match, RatingHistory
 from players.models import Player
+from tournaments import brackets
 from tournaments.models import Entry, Round, Standing, Tournament, TournamentMatch
 
 
@@ -117,10 +118,10 @@ def bracket(tournament: Tournament, stage: str = "main") -> dict[str, Any]:
     rows = _rows(tournament, stage)
     next_keys: dict[str, dict[str, str]] = {}
     for row in rows:
-        for source in row.sources:
-            kind, _, key = source.partition(":")
-            if kind in ("winner", "loser"):
-                next_keys.setdefault(key, {})[kind] = row.key
+        for source in map(brackets.parse_source, row.sources):
+            if not isinstance(source, brackets.Seed):
+                kind = "winner" if isinstance(source, brackets.WinnerOf) else "loser"
+                next_keys.setdefault(source.key, {})[kind] = row.key
     sections: dict[str, dict[int, list[dict[str, Any]]]] = {}
     for row in sorted(rows, key=lambda r: (r.round, r.index)):
         sections.setdefault(row.section, {}).setdefault(row.round, []).append(
@@ -137,17 +138,11 @@ def bracket(tournament: Tournament, stage: str = "main") -> dict[str, Any]:
                 "name": name,
                 "rounds": [{"number": n, "matches": ms} for n, ms in sorted(rounds.items())],
             }
-            for name, rounds in sorted(sections.items(), key=lambda item: _section_order(item[0]))
+            for name, rounds in sorted(
+                sections.items(), key=lambda item: brackets.section_rank(item[0])
+            )
         ],
     }
-
-
-SECTION_ORDER = ("main", "losers", "consolation", "third_place", "grand_final", "reset")
-
-
-def _section_order(name: str) -> int:
-    """Sections in play order: winners, losers or consolation, third place, grand final, reset."""
-    return SECTION_ORDER.index(name) if name in SECTION_ORDER else len(SECTION_ORDER)
 
 
 def round_list(tournament: Tournament) -> list[dict[str, Any]]:

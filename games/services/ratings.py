@@ -26,6 +26,7 @@ result stays until the next recompute resets it to 1500.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -36,7 +37,19 @@ from games.models import Game, Match, RatingHistory
 from players.models import Player, VariantRating
 from players.ratings import RatedMatch, Rating, rate
 
-Outcome = tuple[Match, Game | None, int, int, int, object]  # match, game, winner, loser, length, at
+
+@dataclass(frozen=True)
+class Outcome:
+    """One result to rate: a whole match (``game`` None, overall stream) or one game of it."""
+
+    match: Match
+    game: Game | None
+    winner: int  # player pk
+    loser: int  # player pk
+    length: int  # the match length; 1 for a single game
+    at: Any  # when it ended (the history row's ``rated_at``)
+
+
 Standing = dict[int, tuple[Rating, int]]  # player -> (rating, results rated)
 
 
@@ -77,7 +90,9 @@ def ratings_update() -> int:
         newest = {variant: _newest_rated(variant) for variant in streams}
         if not all(_after(newest[v], outcomes, v) for v, outcomes in streams.items()):
             return ratings_recompute()
-        players = {p for outcomes in streams.values() for o in outcomes for p in o[2:4]}
+        players = {
+            p for outcomes in streams.values() for o in outcomes for p in (o.winner, o.loser)
+        }
         list(
             Player.objects.select_for_update(no_key=True)
             .filter(pk__in=players)
@@ -89,7 +104,7 @@ def ratings_update() -> int:
         for variant, outcomes in streams.items():
             if not outcomes:
                 continue
-            involved = {p for o in outcomes for p in o[2:4]}
+            involved = {p for o in outcomes for p in (o.winner, o.loser)}
             last = newest[variant]
             sequence = 0 if last is None else last[0]
             rated[variant], rows = _rate(variant, outcomes, _stored(variant, involved), sequence)
@@ -139,7 +154,8 @@ def _after(
     key = newest[1]
     if key is None or key[0] is None:
         return False
-    for match, game, *_ in outcomes:
+    for outcome in outcomes:
+        match, game = outcome.match, outcome.game
         ended = match.ended if variant == "" else game.finished_at  # type: ignore[union-attr]
         pk = match.pk if variant == "" else game.pk  # type: ignore[union-attr]
         if ended is None or (ended, pk) < key:
@@ -177,13 +193,13 @@ def _match_outcomes(unrated: bool = False) -> list[Outcome]:
         "ended", "pk"
     )
     return [
-        (
-            m,
-            None,
-            m.winner_id,
-            _other(m.player_one_id, m.player_two_id, m.winner_id),
-            m.target_score,
-            m.ended,
+        Outcome(
+            match=m,
+            game=None,
+            winner=m.winner_id,
+            loser=_other(m.player_one_id, m.player_two_id, m.winner_id),
+            length=m.target_score,
+            at=m.ended,
         )
         for m in matches
     ]
@@ -200,7 +216,14 @@ def _game_outcomes(unrated: bool = False) -> dict[str, list[Outcome]]:
     for game in games:
         loser = _other(game.white_id, game.black_id, game.result_winner_id)
         outcomes.setdefault(game.variant, []).append(
-            (game.match, game, game.result_winner_id, loser, 1, game.finished_at or game.started_at)
+            Outcome(
+                match=game.match,
+                game=game,
+                winner=game.result_winner_id,
+                loser=loser,
+                length=1,
+                at=game.finished_at or game.started_at,
+            )
         )
     return outcomes
 
@@ -217,23 +240,24 @@ def _rate(
     ratings: dict[int, Rating] = {p: rating for p, (rating, _) in (start or {}).items()}
     counts: dict[int, int] = {p: count for p, (_, count) in (start or {}).items()}
     history = []
-    for sequence, (match, game, winner, loser, length, at) in enumerate(outcomes, start=last + 1):
+    for sequence, outcome in enumerate(outcomes, start=last + 1):
+        winner, loser = outcome.winner, outcome.loser
         before = {p: ratings.get(p, Rating()) for p in (winner, loser)}
-        after = rate(before, RatedMatch(winner=winner, loser=loser, length=length))
+        after = rate(before, RatedMatch(winner=winner, loser=loser, length=outcome.length))
         for player in (winner, loser):
             ratings[player] = after[player]
             counts[player] = counts.get(player, 0) + 1
             history.append(
                 RatingHistory(
                     player_id=player,
-                    match=match,
-                    game=game,
+                    match=outcome.match,
+                    game=outcome.game,
                     variant=variant,
                     sequence=sequence,
                     rating=after[player].value,
                     change=after[player].value - before[player].value,
                     experience=after[player].experience,
-                    rated_at=at,
+                    rated_at=outcome.at,
                 )
             )
     return {p: (r, counts[p]) for p, r in ratings.items()}, history

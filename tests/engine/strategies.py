@@ -15,7 +15,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, assume, settings
 from hypothesis import strategies as st
 
 from games.engine import answer_query, start_position
@@ -266,3 +266,55 @@ def end_games(draw: st.DrawFn, variant: str | None = None) -> dict[str, Any]:
     name = variant or draw(st.sampled_from(VARIANTS))
     seed = draw(st.integers(min_value=0, max_value=2**32 - 1))
     return random_end_game(name, random.Random(seed))
+
+
+# --- tall stacks (test_tall_stacks.py, test_encode.py) -----------------------------------------
+
+OTHER = {"w": "b", "b": "w"}
+ROLLS = [[a, b] for a in range(1, 7) for b in range(a, 7)]  # the 21 distinct rolls
+
+
+@st.composite
+def tall_stack_positions(draw: st.DrawFn, variant: str) -> dict[str, Any]:
+    """A position with most of each side's checkers on one or two points (in Tapa often on a pin,
+    in Tabla sometimes on the bar), the rest on at most three other points."""
+    points: list[list[list[Any]]] = [[] for _ in range(24)]
+    bar = {"w": 0, "b": 0}
+    off = {"w": 0, "b": 0}
+    free = list(range(24))
+    if variant == "tapa" and draw(st.sampled_from([True, True, False])):
+        victim = draw(st.sampled_from("wb"))
+        index = draw(st.sampled_from(free))
+        points[index] = [[victim, 1], [OTHER[victim], 0]]
+        free.remove(index)
+    for colour in ("w", "b"):
+        left = 15 - sum(n for stack in points for c, n in stack if c == colour)
+        if variant == "tabla":
+            bar[colour] = draw(st.integers(0, min(left, 4)) | st.just(left))
+            left -= bar[colour]
+        off[colour] = draw(st.integers(0, min(left, 14)) | st.just(0))
+        left -= off[colour]
+        pinned = [stack for stack in points if len(stack) == 2 and stack[1][0] == colour]
+        if pinned and left:
+            tall = draw(st.sampled_from([left, left - 1]).filter(bool) | st.integers(1, left))
+            pinned[0][1][1] = tall
+            left -= tall
+        for group in range(4):
+            if not left:
+                break
+            count = left if group == 3 else draw(st.integers(1, left) | st.just(left))
+            index = draw(st.sampled_from(free))
+            points[index] = [[colour, count]]
+            free.remove(index)
+            left -= count
+    for stack in points:
+        if len(stack) == 2 and stack[1][1] == 0:  # nobody left to pin the victim: it stands alone
+            del stack[1]
+    assume(all(count < 15 for count in off.values()))
+    return {
+        "turn": draw(st.sampled_from("wb")),
+        "points": points,
+        "bar": bar,
+        "off": off,
+        "rolls": {"w": draw(st.integers(0, 6)), "b": draw(st.integers(0, 6))},
+    }

@@ -17,8 +17,15 @@ from games.engine.board import _white_order
 from games.engine.encode import _board_reader
 from games.engine.query import answer_line, answer_text
 from games.engine.variants import VARIANTS as ENGINE_VARIANTS
-from tests.engine.strategies import ENGINE_SETTINGS, VARIANTS, decisions, end_games, playout
-from tests.engine.test_tall_stacks import ROLLS, tall_stack_positions
+from tests.engine.strategies import (
+    ENGINE_SETTINGS,
+    ROLLS,
+    VARIANTS,
+    decisions,
+    end_games,
+    playout,
+    tall_stack_positions,
+)
 
 OPTION_SETS: list[dict[str, Any] | None] = [
     None,

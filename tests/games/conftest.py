@@ -1,38 +1,16 @@
-"""Fixtures for the games tests: players, clients logged in as them, deterministic dice."""
-
-import hashlib
-import itertools
+"""Fixtures for the games tests: staff, clients logged in as players, deterministic dice.
+Alice, Bob, the organiser and their online match come from tests/fixtures.py."""
 
 import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games import dice, services
-from tests.games.factories import PlayerFactory, UserFactory
+from tests.games.factories import UserFactory
 
 
 @pytest.fixture(autouse=True)
-def seeded_dice(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every new game gets a deterministic seed, so the dice of a test are the same each run."""
-    counter = itertools.count()
-    monkeypatch.setattr(
-        dice, "new_seed", lambda: hashlib.sha256(f"test-{next(counter)}".encode()).hexdigest()
-    )
-
-
-@pytest.fixture
-def alice(db):
-    return PlayerFactory(user=UserFactory(username="alice"), display_name="Alice")
-
-
-@pytest.fixture
-def bob(db):
-    return PlayerFactory(user=UserFactory(username="bob"), display_name="Bob")
-
-
-@pytest.fixture
-def organiser(db):
-    return UserFactory(username="organiser")
+def _dice(seeded_dice: None) -> None:
+    """Every game of these tests gets deterministic dice (seeds "test-0", "test-1", ...)."""
 
 
 @pytest.fixture
@@ -66,11 +44,6 @@ def client_for():
         return client
 
     return make
-
-
-@pytest.fixture
-def online_match(alice, bob, organiser):
-    return services.match_create(creator=organiser, player_one=alice, player_two=bob)
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from games import selectors, services
 from games.models import Game, Match, Turn
-from tests.games.test_api_play import game_url
+from tests.games.helpers import game_url
 
 pytestmark = pytest.mark.django_db
 

@@ -9,12 +9,9 @@ from rest_framework.test import APIClient
 from games import selectors
 from games.demo import game_play_random
 from games.models import Game, Turn
+from tests.games.helpers import game_url, only_pass
 
 pytestmark = pytest.mark.django_db
-
-
-def game_url(name: str, game_id: int) -> str:
-    return reverse(f"games:{name}", kwargs={"pk": game_id})
 
 
 def to_move_client(game_json: dict, clients: dict) -> APIClient:
@@ -347,9 +344,7 @@ def test_auto_roll_stops_when_neither_side_can_move(alice, bob, monkeypatch):
     """Decision: automatic rolls stop after one roll per side with no play, so a game in which
     nobody can move (no stuck_limit) waits for a player's roll instead of rolling forever."""
     from games import services
-    from tests.games.test_services import _only_pass
-
-    monkeypatch.setattr("games.services.play.legal_plays", _only_pass)
+    monkeypatch.setattr("games.services.play.legal_plays", only_pass)
     match = services.match_create(
         creator=alice.user, player_one=alice, player_two=bob, auto_roll=True
     )

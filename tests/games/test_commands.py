@@ -1,22 +1,16 @@
 """Management commands: verify_games, verify_dice, demo_setup, export and import."""
 
 import random
-from io import StringIO
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 
 from games.demo import game_play_random
 from games.models import Game, Match
 from players.models import Player
+from tests.games.helpers import run
 
 pytestmark = pytest.mark.django_db
-
-
-def run(*args) -> str:
-    out = StringIO()
-    call_command(*args, stdout=out)
-    return out.getvalue()
 
 
 def test_verify_games_passes_for_played_games_and_finds_a_tampered_position(game):

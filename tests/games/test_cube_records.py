@@ -11,36 +11,11 @@ from rest_framework.test import APIClient
 from games import selectors, services
 from games.engine import Options, legal_plays, start_position
 from games.models import Game, Match, ResultReport
-from tests.exports.test_jellyfish import parse_mat
 from tests.games.factories import MatchFactory
-from tests.games.test_export_mat import gnubg_import
+from tests.games.helpers import play_cube_match
+from tests.mat import gnubg_import, parse_mat
 
 pytestmark = pytest.mark.django_db
-
-
-def play_cube_match(match: Match, rng: random.Random) -> Match:
-    """Random legal play through the services, doubling at some chances, taking or dropping
-    at random, to the end of the match."""
-    for _ in range(20_000):
-        match.refresh_from_db()
-        game = selectors.current_game(match)
-        if game is None:
-            return match
-        if game.cube_offered_by:
-            answer = game.player_of("b" if game.cube_offered_by == "w" else "w")
-            action = services.cube_take if rng.random() < 0.6 else services.cube_drop
-            action(game=game, player=answer)
-        elif selectors.may_double(game) and rng.random() < 0.2:
-            services.cube_double(game=game, player=selectors.player_to_move(game))
-        elif selectors.is_roll_due(game):
-            services.dice_roll(game=game, player=selectors.player_to_move(game))
-        else:
-            outcome = rng.choice(selectors.game_legal_plays(game))
-            player = selectors.player_to_move(game)
-            services.play_submit(
-                game=game, player=player, ply=game.ply, moves=outcome.play.to_json()
-            )
-    raise AssertionError("the match did not end")
 
 
 @pytest.fixture
@@ -111,8 +86,7 @@ def test_the_mat_export_writes_the_cube_actions_as_gnubg_does(cube_match):
     assert "Doubles => 2" in text and " Takes" in text and " Drops" in text
 
 
-def test_gnubg_reads_the_cube_and_the_points_of_every_tabla_game(cube_match, tmp_path):
-    gnubg = pytest.importorskip("gnubg", reason="GNU Backgammon's Python package is not installed")
+def test_gnubg_reads_the_cube_and_the_points_of_every_tabla_game(cube_match, tmp_path, gnubg):
     url = reverse("games:match-export", kwargs={"pk": cube_match.pk}) + "?format=mat"
     imported, _ = gnubg_import(gnubg, APIClient().get(url).content.decode(), tmp_path)
 

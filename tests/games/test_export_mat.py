@@ -11,8 +11,8 @@ from games import services
 from games.demo import match_play_random
 from games.engine import Position, start_position
 from games.models import Game, Match
-from tests.exports.test_jellyfish import gnubg_board, parse_mat
-from tests.games.test_commands import run
+from tests.games.helpers import run
+from tests.mat import gnubg_board, gnubg_import, parse_mat
 from tests.tournaments.factories import TournamentFactory
 from tournaments.models import TournamentMatch
 
@@ -29,28 +29,6 @@ def finished_match(alice, bob, organiser) -> Match:
     alice.save(), bob.save()
     match = services.match_create(creator=organiser, player_one=alice, player_two=bob)
     return match_play_random(match=match, rng=random.Random(4))
-
-
-@pytest.fixture
-def gnubg():
-    return pytest.importorskip("gnubg", reason="GNU Backgammon's Python package is not installed")
-
-
-def gnubg_import(gnubg, text: str, tmp_path) -> tuple[dict, list]:
-    """gnubg's record of the imported match, and its board at the end of each game."""
-    path = tmp_path / "match.mat"
-    path.write_text(text)
-    gnubg.command("set display off")
-    gnubg.command(f'import mat "{path}"')
-    imported = gnubg.match(boards=True)
-    final_boards = []
-    gnubg.navigate()  # to the start of the match
-    for index in range(len(imported["games"])):
-        if index:
-            gnubg.navigate(game=1)
-        gnubg.navigate(next=100_000)  # stops at the game's last record
-        final_boards.append(gnubg.board())
-    return imported, final_boards
 
 
 def positions_before_each_turn(game: Game) -> list[Position]:

@@ -12,7 +12,7 @@ from games import selectors, services
 from games.engine import Cube, GameResult, Options, legal_plays, start_position
 from games.models import Game, Turn
 from games.replay import ReplayError, replay_log
-from tests.games.test_cube_records import play_cube_match
+from tests.games.helpers import play_cube_match
 
 CUBE = Options.from_json({"cube": "tabla_only"})
 

@@ -9,6 +9,7 @@ from games import selectors, services
 from games.demo import game_play_random, match_play_random
 from games.engine import InvalidOptionsError
 from games.models import Game, Match, Turn
+from tests.games.helpers import only_pass
 
 pytestmark = pytest.mark.django_db
 
@@ -123,20 +124,10 @@ def test_stuck_limit_ends_a_game_with_no_moved_checker_as_a_tie(alice, bob, monk
     )
     game = match.games.get()
     # Force a pass: a roll the engine answers with no legal play counts as an idle roll.
-    monkeypatch.setattr("games.services.play.legal_plays", _only_pass)
+    monkeypatch.setattr("games.services.play.legal_plays", only_pass)
     game = services.dice_roll(game=game, player=game.white).game
     assert game.status == Game.Status.FINISHED and game.ended_by == Game.EndedBy.STUCK
     assert game.result_kind == "tie" and game.turns.get().moves == []
-
-
-def _only_pass(variant, position, dice, options):
-    """A stand-in for legal_plays whose only answer is a pass."""
-    from types import SimpleNamespace
-
-    from games.engine import Play
-
-    after = position.with_turn("b" if position.turn == "w" else "w")
-    return [SimpleNamespace(play=Play(()), position=after, result=None)]
 
 
 def test_a_tapa_tie_is_replayed_with_a_fresh_opening_roll(online_match, game):

@@ -18,7 +18,7 @@ from games.models import OwedTask
 from games.services import owed
 from games.services import ratings as ratings_service
 from tests.tournaments.factories import PlayerFactory, UserFactory
-from tests.tournaments.test_worker_integration import forget_connections, free_port
+from tests.tournaments.worker import forget_connections, free_port
 from tournaments import services
 from tournaments.models import Standing
 

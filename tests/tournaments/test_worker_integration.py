@@ -5,65 +5,30 @@ worker must see the test database; elsewhere it is skipped with the reason."""
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.db import connection
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from config.celery_app import app as celery_app
 from tests.tournaments.factories import PlayerFactory, UserFactory
+from tests.tournaments.worker import (
+    WORKER_MARKS,
+    database_url,
+    forget_connections,
+    free_port,
+    stop,
+    wait_until,
+)
 from tournaments import services
 from tournaments.models import Standing
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = [
-    pytest.mark.skipif(
-        shutil.which("redis-server") is None, reason="redis-server is not installed"
-    ),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="the worker must share the test database: runs in the PostgreSQL pass only",
-    ),
-]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_until(check, seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out after {seconds}s waiting for {what}")
-
-
-def stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
-
-
-def database_url() -> str:
-    db = settings.DATABASES["default"]  # NAME is pytest-django's test_ database by now
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+pytestmark = WORKER_MARKS
 
 
 @pytest.fixture
@@ -114,12 +79,6 @@ def worker(broker, transactional_db, tmp_path):
         celery_app.conf.update(saved)
         forget_connections()
         stop(process)
-
-
-def forget_connections() -> None:
-    """Drop pooled broker connections made under the eager settings (they point at localhost)."""
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
 
 
 def test_a_reported_result_updates_the_standings_on_the_worker(worker):

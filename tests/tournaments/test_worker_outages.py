@@ -19,9 +19,9 @@ from rest_framework.test import APIClient
 from config.celery_app import app as celery_app
 from games.models import OwedTask
 from games.services import owed
-from tests.tournaments import test_worker_integration as integration
 from tests.tournaments.factories import PlayerFactory, UserFactory
-from tests.tournaments.test_worker_integration import (
+from tests.tournaments.worker import (
+    WORKER_MARKS,
     database_url,
     forget_connections,
     free_port,
@@ -32,7 +32,7 @@ from tournaments import services, tasks
 from tournaments.models import Standing
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = integration.pytestmark
+pytestmark = WORKER_MARKS
 VISIBILITY_TIMEOUT = 2  # seconds, for these workers only: a lost task is handed out again soon
 
 

@@ -1,15 +1,13 @@
-"""Fixtures for the web pages: players, matches with deterministic dice, and a real browser."""
+"""Fixtures for the web pages: deterministic dice and a real browser. Alice, Bob, the
+organiser and their online match come from tests/fixtures.py."""
 
-import hashlib
-import itertools
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from games import dice, services
-from tests.games.factories import PlayerFactory, UserFactory
+from tests.web.helpers import TIMEOUT, Console
 
 # Playwright's sync API keeps an event loop in the test thread; the ORM calls made from the
 # test itself are still synchronous, so Django's async-safety check does not apply.
@@ -29,33 +27,14 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 
 
+@pytest.fixture
+def dice_prefix() -> str:
+    return "web"
+
+
 @pytest.fixture(autouse=True)
-def seeded_dice(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every new game gets a deterministic seed, so the dice of a test are the same each run."""
-    counter = itertools.count()
-    monkeypatch.setattr(
-        dice, "new_seed", lambda: hashlib.sha256(f"web-{next(counter)}".encode()).hexdigest()
-    )
-
-
-@pytest.fixture
-def alice(db):
-    return PlayerFactory(user=UserFactory(username="alice"), display_name="Alice")
-
-
-@pytest.fixture
-def bob(db):
-    return PlayerFactory(user=UserFactory(username="bob"), display_name="Bob")
-
-
-@pytest.fixture
-def organiser(db):
-    return UserFactory(username="organiser")
-
-
-@pytest.fixture
-def online_match(alice, bob, organiser):
-    return services.match_create(creator=organiser, player_one=alice, player_two=bob)
+def _dice(seeded_dice: None) -> None:
+    """Every game of these tests gets deterministic dice (seeds "web-0", "web-1", ...)."""
 
 
 @pytest.fixture(scope="session")
@@ -71,6 +50,23 @@ def browser() -> Iterator:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def new_page(browser) -> Iterator:
+    """``new_page(width, height)`` gives a page of a fresh browser context and its Console."""
+    contexts = []
+
+    def make(width: int = 1280, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(TIMEOUT)
+        contexts.append(context)
+        page = context.new_page()
+        return page, Console(page)
+
+    yield make
+    for context in contexts:
+        context.close()
 
 
 @pytest.fixture

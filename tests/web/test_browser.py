@@ -9,45 +9,10 @@ import pytest
 from games.demo import game_play_random
 from games.models import Match
 from tests.games.factories import MatchFactory
+from tests.web.helpers import log_in
 from tests.web.positions import TABLA_BAR_AND_OFF, TAPA_PINS, game_with_position
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-TIMEOUT = 10_000
-
-
-class Console:
-    """Collects console errors and uncaught exceptions of a page."""
-
-    def __init__(self, page):
-        self.errors: list[str] = []
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-
-
-@pytest.fixture
-def new_page(browser):
-    contexts = []
-
-    def make(width: int = 1280, height: int = 900):
-        context = browser.new_context(viewport={"width": width, "height": height})
-        context.set_default_timeout(TIMEOUT)
-        contexts.append(context)
-        page = context.new_page()
-        return page, Console(page)
-
-    yield make
-    for context in contexts:
-        context.close()
-
-
-def log_in(page, base_url: str, username: str, next_path: str) -> None:
-    page.goto(f"{base_url}/accounts/login/?next={next_path}")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "password")
-    page.click("form.stack button[type=submit]")
-    page.wait_for_url(f"{base_url}{next_path}")
-
 
 def test_player_plays_a_move_and_a_spectator_sees_it_without_reload(
     live_server, new_page, online_match, artifacts

@@ -9,7 +9,7 @@ from django.urls import reverse
 from games import services
 from games.models import Match
 from tests.games.factories import PlayerFactory
-from tests.web.test_browser import log_in, new_page  # noqa: F401 (new_page: a fixture)
+from tests.web.helpers import log_in
 
 
 def page(match: Match, user=None) -> str:

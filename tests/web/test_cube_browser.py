@@ -4,7 +4,7 @@ by polling and takes it, and the replay shows the cube as it stood. Skips withou
 import pytest
 
 from games import selectors, services
-from tests.web.test_browser import log_in, new_page  # noqa: F401 (new_page: a fixture)
+from tests.web.helpers import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.test import Client
 
 from games import selectors, services
-from tests.web.test_pages import logged_in, match_url
+from tests.web.helpers import logged_in, match_url
 
 pytestmark = pytest.mark.django_db
 

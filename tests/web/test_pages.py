@@ -12,20 +12,10 @@ from games import services
 from games.demo import game_play_random, match_play_random
 from games.models import Match
 from tests.games.factories import MatchFactory, PlayerFactory
+from tests.web.helpers import logged_in, match_url
 from tests.web.positions import TAPA_PINS, game_with_position
 
 pytestmark = pytest.mark.django_db
-
-
-def match_url(match, **query) -> str:
-    url = reverse("web:match", kwargs={"pk": match.pk})
-    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
-
-
-def logged_in(player) -> Client:
-    client = Client()
-    client.force_login(player.user)
-    return client
 
 
 def test_home_lists_live_and_recent_matches(online_match, alice, bob):

@@ -23,6 +23,7 @@ from tournaments.services.standings import section_standings
 
 Format = Tournament.Format
 MatchStatus = TournamentMatch.Status
+Slot = brackets.SlotStatus
 
 
 def draw_start(tournament: Tournament) -> None:
@@ -55,19 +56,6 @@ def _main_bracket(tournament: Tournament, size: int) -> brackets.Bracket:
 # --- elimination brackets ---------------------------------------------------------------------
 
 
-def source_to_text(source: brackets.Source) -> str:
-    if isinstance(source, brackets.Seed):
-        return f"seed:{source.number}"
-    return f"{'winner' if isinstance(source, brackets.WinnerOf) else 'loser'}:{source.key}"
-
-
-def source_from_text(text: str) -> brackets.Source:
-    kind, _, value = text.partition(":")
-    if kind == "seed":
-        return brackets.Seed(int(value))
-    return brackets.WinnerOf(value) if kind == "winner" else brackets.LoserOf(value)
-
-
 def bracket_create(
     tournament: Tournament, stage: str, bracket: brackets.Bracket, entry_ids: list[int]
 ) -> None:
@@ -80,7 +68,7 @@ def bracket_create(
             section=match.section,
             round=match.round,
             index=match.index,
-            sources=[source_to_text(source) for source in match.sources],
+            sources=[brackets.source_text(source) for source in match.sources],
             match_length=match.match_length,
         )
         for match in bracket.matches
@@ -107,10 +95,10 @@ def bracket_load(
     matches = tuple(
         brackets.BracketMatch(
             key=row.key,
-            section=row.section,
+            section=brackets.Section(row.section),
             round=row.round,
             index=row.index,
-            sources=(source_from_text(row.sources[0]), source_from_text(row.sources[1])),
+            sources=(brackets.parse_source(row.sources[0]), brackets.parse_source(row.sources[1])),
             match_length=row.match_length,
         )
         for row in rows
@@ -160,17 +148,17 @@ def _slot_apply(
         return False
     players = state.players
     same_players = (row.entry_one_id, row.entry_two_id) == players
-    if state.status in ("bye", "void"):
-        status = MatchStatus.BYE if state.status == "bye" else MatchStatus.VOID
+    if state.status in (Slot.BYE, Slot.VOID):
+        status = MatchStatus.BYE if state.status == Slot.BYE else MatchStatus.VOID
         if same_players and row.status == status and row.winner_id == state.winner:
             return False
         _slot_fill(row, players, status, state.winner)
         return state.winner is not None
-    if state.status == "ready" and same_players and row.match_id is not None:
+    if state.status == Slot.READY and same_players and row.match_id is not None:
         return False
-    if state.status == "waiting" and same_players and row.status == MatchStatus.WAITING:
+    if state.status == Slot.WAITING and same_players and row.status == MatchStatus.WAITING:
         return False
-    status = MatchStatus.READY if state.status == "ready" else MatchStatus.WAITING
+    status = MatchStatus.READY if state.status == Slot.READY else MatchStatus.WAITING
     _slot_fill(row, players, status, None)
     if status == MatchStatus.READY:
         withdrawn = [p for p in players if entries[p].status == Entry.Status.WITHDRAWN]

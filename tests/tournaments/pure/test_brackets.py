@@ -23,10 +23,13 @@ from tournaments.brackets import (
     consolation,
     consolation_placings,
     double_elimination,
+    parse_source,
     placings,
     resolve,
+    section_rank,
     seeding_order,
     single_elimination,
+    source_text,
 )
 
 
@@ -253,3 +256,19 @@ def test_consolation_played_out_has_one_winner_per_flight(n, data, rng):
     assert_well_formed(bracket, states)
     side = consolation_placings(bracket, states)
     assert [place for _, place in side].count(1) == 1
+
+
+def test_sources_round_trip_through_their_stored_text_and_nothing_else_parses() -> None:
+    for source in (Seed(3), WinnerOf("W1-1"), LoserOf("GF")):
+        assert parse_source(source_text(source)) == source
+    assert source_text(LoserOf("W2-1")) == "loser:W2-1"
+    for bad in ("", "seed:", "seed:x", "winner:", "champion:W1-1", "W1-1"):
+        with pytest.raises(ValueError, match="not a bracket source"):
+            parse_source(bad)
+
+
+def test_sections_rank_in_display_order_with_other_names_last() -> None:
+    names = ["reset", "group-2", "grand_final", "third_place", "losers", "main"]
+    assert sorted(names, key=section_rank) == [
+        "main", "losers", "third_place", "grand_final", "reset", "group-2",
+    ]  # fmt: skip

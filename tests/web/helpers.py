@@ -1,0 +1,37 @@
+"""Helpers shared by the web test modules (test modules import from here, not each other)."""
+
+from typing import Any
+
+from django.test import Client
+from django.urls import reverse
+
+TIMEOUT = 10_000  # ms: Playwright's default timeout for the browser tests
+
+
+class Console:
+    """Collects console errors and uncaught exceptions of a page."""
+
+    def __init__(self, page: Any) -> None:
+        self.errors: list[str] = []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+
+def log_in(page: Any, base_url: str, username: str, next_path: str) -> None:
+    """Log in through the login form of a browser page and wait for ``next_path``."""
+    page.goto(f"{base_url}/accounts/login/?next={next_path}")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", "password")
+    page.click("form.stack button[type=submit]")
+    page.wait_for_url(f"{base_url}{next_path}")
+
+
+def match_url(match: Any, **query: Any) -> str:
+    url = reverse("web:match", kwargs={"pk": match.pk})
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def logged_in(player: Any) -> Client:
+    client = Client()
+    client.force_login(player.user)
+    return client
