@@ -1,10 +1,20 @@
 """Models for tournaments, their entries, rounds, matches and standings (players, clubs and
 ratings: players/models.py and games/models.py)."""
 
+from enum import StrEnum
+
 from django.conf import settings
 from django.db import models
 
 from players.models import Club, Player
+
+
+class Stage(StrEnum):
+    """A tournament's stages, as stored in ``stage`` (Round, TournamentMatch) and as the keys of
+    ``Tournament.brackets``."""
+
+    MAIN = "main"  # the whole tournament, or its group stage
+    KNOCKOUT = "knockout"  # the bracket that follows the groups
 
 
 class Tournament(models.Model):
@@ -140,7 +150,7 @@ class Round(models.Model):
     """A round of a stage: the variant that opens its matches and the no-show deadline."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
-    stage = models.CharField(max_length=16, default="main")
+    stage = models.CharField(max_length=16, default=Stage.MAIN.value)
     number = models.PositiveIntegerField()
     opening_variant = models.CharField(max_length=16, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
@@ -173,7 +183,7 @@ class TournamentMatch(models.Model):
         VOID = "void"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="matches")
-    stage = models.CharField(max_length=16, default="main", help_text="main | knockout")
+    stage = models.CharField(max_length=16, default=Stage.MAIN.value, help_text="main | knockout")
     key = models.CharField(max_length=24, help_text='bracket key ("W1-1", "GF") or "R2-3"')
     section = models.CharField(max_length=24, default="main")
     round = models.PositiveIntegerField()

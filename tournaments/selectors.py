@@ -13,7 +13,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from games.models import Game, Match, RatingHistory
 from players.models import Player
 from tournaments import brackets
-from tournaments.models import Entry, Round, Standing, Tournament, TournamentMatch
+from tournaments.models import Entry, Round, Stage, Standing, Tournament, TournamentMatch
 
 
 def may_run_rated(user: Any) -> bool:
@@ -112,7 +112,7 @@ def _rows(tournament: Tournament, stage: str) -> list[TournamentMatch]:
     )
 
 
-def bracket(tournament: Tournament, stage: str = "main") -> dict[str, Any]:
+def bracket(tournament: Tournament, stage: str = Stage.MAIN) -> dict[str, Any]:
     """The stage as sections → rounds → matches, each match with its players, scores, status,
     the games match id, and the keys of the matches its winner and loser go on to."""
     rows = _rows(tournament, stage)
@@ -147,7 +147,7 @@ def bracket(tournament: Tournament, stage: str = "main") -> dict[str, Any]:
 
 def round_list(tournament: Tournament) -> list[dict[str, Any]]:
     """Every round with its pairings (matches in board order)."""
-    rows = _rows(tournament, "main") + _rows(tournament, "knockout")
+    rows = _rows(tournament, Stage.MAIN) + _rows(tournament, Stage.KNOCKOUT)
     rounds = []
     for round_ in Round.objects.filter(tournament=tournament).order_by("stage", "number"):
         pairings = [

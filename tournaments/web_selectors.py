@@ -13,7 +13,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from tournaments import selectors
-from tournaments.models import Standing, Tournament, TournamentMatch
+from tournaments.models import Stage, Standing, Tournament, TournamentMatch
 
 STANDING_COLUMNS = [
     "played", "match_wins", "match_losses", "match_points", "games_won", "points_for",
@@ -33,7 +33,7 @@ def tournament_visible(*, pk: int) -> Tournament:
 
 def tournament_brackets(tournament: Tournament) -> list[dict[str, Any]]:
     """The drawn bracket stages: the main one (elimination formats) and any knock-out stage."""
-    stages = ["main", "knockout"] if tournament.is_elimination else ["knockout"]
+    stages = [Stage.MAIN, Stage.KNOCKOUT] if tournament.is_elimination else [Stage.KNOCKOUT]
     brackets = [selectors.bracket(tournament, stage) for stage in stages]
     return [bracket for bracket in brackets if bracket["sections"]]
 

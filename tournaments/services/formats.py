@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from common.errors import ConflictError, InvalidRequestError
 from tournaments import brackets, round_robin, swiss
-from tournaments.models import Entry, Round, Tournament, TournamentMatch
+from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services.common import (
     SETTLED,
     audit,
@@ -36,7 +36,7 @@ def draw_start(tournament: Tournament) -> None:
         tournament.swiss_rounds = tournament.swiss_rounds or swiss.default_rounds(len(ids))
         swiss_pair(tournament)
     else:
-        bracket_create(tournament, "main", _main_bracket(tournament, len(ids)), ids)
+        bracket_create(tournament, Stage.MAIN, _main_bracket(tournament, len(ids)), ids)
     tournament.current_round = max(tournament.current_round, 1)
     tournament.save()
 
@@ -217,7 +217,7 @@ def round_robin_create(tournament: Tournament, entry_ids: list[int]) -> None:
                 )
             last_round = max(last_round, number)
     for number in range(1, last_round + 1):
-        _round_create(tournament, "main", number)
+        _round_create(tournament, Stage.MAIN, number)
     for row in tournament.matches.select_related("entry_one__player", "entry_two__player"):
         match_open(tournament, row)
 
@@ -226,17 +226,17 @@ def knockout_create(tournament: Tournament) -> None:
     """The knock-out stage after the groups: the top ``knockout_per_group`` of each group,
     seeded by the pure ``knockout_qualifiers``, into a single-elimination bracket."""
     sections = sorted(
-        set(tournament.matches.filter(stage="main").values_list("section", flat=True))
+        set(tournament.matches.filter(stage=Stage.MAIN).values_list("section", flat=True))
     )
     group_order = [
         [row.player for row in section_standings(tournament, section)] for section in sections
     ]
     qualifiers = round_robin.knockout_qualifiers(group_order, tournament.knockout_per_group)
     if len(qualifiers) < 2:
-        stage_finish(tournament, "knockout")
+        stage_finish(tournament, Stage.KNOCKOUT)
         return
     bracket = brackets.single_elimination(len(qualifiers), third_place=tournament.third_place)
-    bracket_create(tournament, "knockout", bracket, list(qualifiers))
+    bracket_create(tournament, Stage.KNOCKOUT, bracket, list(qualifiers))
 
 
 def swiss_round_pair(*, tournament: Tournament, user: Any, deadline: Any = None) -> Round:
@@ -266,7 +266,7 @@ def swiss_pair(tournament: Tournament, deadline: Any = None) -> Round:
     except swiss.PairingError as error:
         raise ConflictError(str(error)) from error
     number = tournament.current_round + 1
-    round_ = _round_create(tournament, "main", number, deadline)
+    round_ = _round_create(tournament, Stage.MAIN, number, deadline)
     for index, (one, two) in enumerate(pairing.pairs, start=1):
         row = TournamentMatch.objects.create(
             tournament=tournament,
@@ -322,24 +322,24 @@ def _swiss_players(tournament: Tournament) -> list[swiss.SwissPlayer]:
 
 def progress(tournament: Tournament, row: TournamentMatch) -> None:
     """Move the tournament on after ``row`` got a (new) result."""
-    if tournament.is_elimination or row.stage == "knockout":
+    if tournament.is_elimination or row.stage == Stage.KNOCKOUT:
         bracket_sync(tournament, row.stage)
         return
     _rounds_update(tournament, row.stage)
-    if tournament.matches.filter(stage="main").exclude(status__in=SETTLED).exists():
+    if tournament.matches.filter(stage=Stage.MAIN).exclude(status__in=SETTLED).exists():
         return
     if tournament.format == Format.ROUND_ROBIN or (
         tournament.current_round >= (tournament.swiss_rounds or 0)
     ):
-        stage_finish(tournament, "main")
+        stage_finish(tournament, Stage.MAIN)
 
 
 def stage_finish(tournament: Tournament, stage: str) -> None:
     needs_knockout = (
         tournament.format == Format.ROUND_ROBIN
-        and stage == "main"
+        and stage == Stage.MAIN
         and tournament.knockout_per_group > 0
-        and not tournament.matches.filter(stage="knockout").exists()
+        and not tournament.matches.filter(stage=Stage.KNOCKOUT).exists()
     )
     if needs_knockout:
         knockout_create(tournament)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from django.db import transaction
 
 from tournaments import brackets
-from tournaments.models import Standing, Tournament, TournamentMatch
+from tournaments.models import Stage, Standing, Tournament, TournamentMatch
 from tournaments.standings import DEFAULT_ORDER, MatchResult, StandingRow, compute_standings
 
 MatchStatus = TournamentMatch.Status
@@ -50,7 +50,9 @@ def match_results(tournament: Tournament, rows: list[TournamentMatch]) -> list[M
                 )
             )
         elif (
-            row.status == MatchStatus.BYE and row.stage == "main" and not tournament.is_elimination
+            row.status == MatchStatus.BYE
+            and row.stage == Stage.MAIN
+            and not tournament.is_elimination
         ):
             points = tournament.bye_points if row.bye_points is None else row.bye_points
             results.append(
@@ -66,7 +68,7 @@ def match_results(tournament: Tournament, rows: list[TournamentMatch]) -> list[M
 
 
 def section_standings(
-    tournament: Tournament, section: str, stage: str = "main"
+    tournament: Tournament, section: str, stage: str = Stage.MAIN
 ) -> list[StandingRow]:
     """The live standings of one section (a group, or the whole field), in the organiser's
     tie-break order."""
@@ -75,7 +77,7 @@ def section_standings(
         {row.entry_one_id for row in rows if row.entry_one_id}
         | {row.entry_two_id for row in rows if row.entry_two_id}
     )
-    if section == "main" and stage == "main" and not tournament.is_elimination:
+    if section == "main" and stage == Stage.MAIN and not tournament.is_elimination:
         players = sorted(set(players) | set(tournament.entries.values_list("pk", flat=True)))
     order = tuple(tournament.tiebreak_order or DEFAULT_ORDER)
     return compute_standings(players, match_results(tournament, rows), order)
@@ -104,15 +106,15 @@ def standings_recompute(*, tournament: Tournament) -> list[Standing]:
         tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         tables: dict[str, list[StandingRow]] = {}
         if tournament.is_elimination:
-            tables["main"] = bracket_standings(tournament, "main")
+            tables["main"] = bracket_standings(tournament, Stage.MAIN)
         elif tournament.status != Tournament.Status.DRAFT:
             sections = set(
-                tournament.matches.filter(stage="main").values_list("section", flat=True)
+                tournament.matches.filter(stage=Stage.MAIN).values_list("section", flat=True)
             )
             for section in sorted(sections) or ["main"]:
                 tables[section] = section_standings(tournament, section)
-            if "knockout" in tournament.brackets:
-                tables["knockout"] = bracket_standings(tournament, "knockout")
+            if Stage.KNOCKOUT in tournament.brackets:
+                tables["knockout"] = bracket_standings(tournament, Stage.KNOCKOUT)
         Standing.objects.filter(tournament=tournament).delete()
         return Standing.objects.bulk_create(
             Standing(
