@@ -224,7 +224,7 @@ def test_every_markdown_link_stays_inside_the_repository_and_exists():
         if (why := link_problem(page, target))
     ]
     assert problems == []
-    assert "../shared" not in "".join(page.read_text() for page in PAGES)
+    assert "](../" not in "".join(page.read_text() for page in PAGES)
 
 
 def test_readme_links_the_docs():
@@ -235,13 +235,13 @@ def test_readme_links_the_docs():
 def test_link_check_refuses_outside_missing_and_unknown_anchor_targets():
     readme = REPO / "README.md"
     text = (
-        "[a](../shared/RULES.md) [b](docs/missing.md) [c](docs/rules.md#no-such-heading) "
+        "[a](../sibling/RULES.md) [b](docs/missing.md) [c](docs/rules.md#no-such-heading) "
         "[d](https://example.org/) [e](docs/rules.md#44-doubles-the-escalating-cascade) "
         "`[f](../in/code.md)` <http://127.0.0.1:8000>"
     )
     found = {target: link_problem(readme, target) for target in markdown_links(text)}
     assert found == {
-        "../shared/RULES.md": "points outside the repository",
+        "../sibling/RULES.md": "points outside the repository",
         "docs/missing.md": "names a file that does not exist",
         "docs/rules.md#no-such-heading": "names no heading of docs/rules.md",
         "https://example.org/": "links outside the repository are not allowed",
