@@ -91,7 +91,10 @@ def start_server(env: dict[str, str], port: int, workers: int, threads: int) -> 
         f"--bind=127.0.0.1:{port}",
         f"--workers={workers}",
         f"--threads={threads}",
-        "--worker-class=gthread",
+        # One thread: gunicorn's default sync worker, as the README runs it; it accepts a
+        # connection only when idle, so the kernel hands each request to a free worker. gthread
+        # accepts while busy and queues, so a kept-alive client stays on one worker.
+        f"--worker-class={'sync' if threads == 1 else 'gthread'}",
         "--log-level=warning",
     ]
     server = subprocess.Popen(command, cwd=ROOT, env=env)
@@ -136,12 +139,21 @@ class Stats:
 
 
 class Client:
-    """One keep-alive connection playing matches between its two players."""
+    """A client playing matches between its two players: a new connection per request, or
+    one kept-alive connection (``keep_alive``)."""
 
     def __init__(
-        self, port: int, pair: list[list], seed: int, stats: Stats, window, auto_roll: bool
+        self,
+        port: int,
+        pair: list[list],
+        seed: int,
+        stats: Stats,
+        window,
+        auto_roll: bool,
+        keep_alive: bool,
     ) -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.keep_alive = keep_alive
         self.tokens = {player_id: token for player_id, token in pair}
         self.players = [player_id for player_id, _ in pair]
         self.rng = random.Random(seed)
@@ -151,6 +163,8 @@ class Client:
 
     def call(self, method: str, path: str, player: int, body: dict | None = None) -> dict:
         headers = {"Authorization": f"Token {self.tokens[player]}", "Accept": "application/json"}
+        if not self.keep_alive:
+            headers["Connection"] = "close"
         data = None
         if body is not None:
             data = json.dumps(body)
@@ -160,6 +174,8 @@ class Client:
         response = self.connection.getresponse()
         payload = response.read()
         elapsed = time.perf_counter() - started
+        if not self.keep_alive:
+            self.connection.close()
         if response.status not in (200, 201):
             raise RuntimeError(f"{method} {path}: {response.status} {payload[:300]!r}")
         kind = path.rstrip("/").rsplit("/", 1)[-1] if method == "POST" else "get"
@@ -219,7 +235,7 @@ def run(args: argparse.Namespace, database_url: str) -> Stats:
         start = time.monotonic() + args.warmup
         window = (start, start + args.seconds)
         clients = [
-            Client(port, pair, seed, stats, window, not args.manual_roll)
+            Client(port, pair, seed, stats, window, not args.manual_roll, args.keep_alive)
             for seed, pair in enumerate(pairs, start=1)
         ]
         threads = [threading.Thread(target=client.run) for client in clients]
@@ -249,6 +265,11 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
     parser.add_argument(
         "--manual-roll", action="store_true", help="roll by request instead of auto_roll"
+    )
+    parser.add_argument(
+        "--keep-alive",
+        action="store_true",
+        help="one kept-alive connection per client (it stays with the worker that accepted it)",
     )
     parser.add_argument("--no-verify", action="store_true", help="skip verify_games at the end")
     args = parser.parse_args()

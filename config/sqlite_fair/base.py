@@ -9,6 +9,11 @@ database, and gives it back when it commits or rolls back: the kernel wakes the 
 soon as the lock is free, across processes and threads (each connection has its own open file),
 so writers take turns instead of polling. Single statements outside a transaction are short and
 keep SQLite's own waiting. In-memory databases (the tests') have one connection and no file.
+
+Why it stays (``bench/api_plays.py``, 8 clients, two sync workers, 2-core machine, 2026-11):
+with the queue 365–449 verified plays/s, p99 41–49 ms; with SQLite's own polling 309–401
+plays/s, p99 50–55 ms in every run. Throughput barely moves; the slowest requests do, and the
+goal is a p99 under 50 ms.
 """
 
 from __future__ import annotations
