@@ -17,6 +17,8 @@ from games.board_svg import board_cube, board_frame, board_pieces
 from games.charts import line_chart
 from games.engine import Cube, opponent, start_position
 from games.models import Game, Match, ResultReport, Turn
+from games.selectors import User
+from players.models import Player
 
 
 @require_safe
@@ -87,7 +89,7 @@ def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     return context
 
 
-def _challenge(match: Match, you: Any) -> dict[str, Any] | None:
+def _challenge(match: Match, you: Player | None) -> dict[str, Any] | None:
     """A challenge waiting for an answer: who sent it to whom, and what ``you`` may do."""
     if match.status != Match.Status.INVITED:
         return None
@@ -103,7 +105,7 @@ def _challenge(match: Match, you: Any) -> dict[str, Any] | None:
     }
 
 
-def _game_context(game: Game, you: Any) -> dict[str, Any]:
+def _game_context(game: Game, you: Player | None) -> dict[str, Any]:
     turns = web_selectors.game_turn_list(game)
     to_move = selectors.player_to_move(game)
     can_play = (
@@ -243,7 +245,7 @@ def _replay(game: Game, turns: list[Turn], cube_on: bool) -> list[dict[str, Any]
     return frames
 
 
-def _reports(match: Match, user: Any, you: Any) -> list[dict[str, Any]]:
+def _reports(match: Match, user: User, you: Player | None) -> list[dict[str, Any]]:
     rows = []
     for report in web_selectors.match_reports(match):
         can_answer = (
@@ -256,14 +258,14 @@ def _reports(match: Match, user: Any, you: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def _can_report(match: Match, user: Any, you: Any) -> bool:
+def _can_report(match: Match, user: User, you: Player | None) -> bool:
     if match.mode != Match.Mode.OVER_THE_BOARD or match.status != Match.Status.IN_PROGRESS:
         return False
     is_player = you is not None and you.pk in (match.player_one_id, match.player_two_id)
     return is_player or selectors.is_organiser(user, match)
 
 
-def _match_row(match: Match, player: Any) -> dict[str, Any]:
+def _match_row(match: Match, player: Player) -> dict[str, Any]:
     is_one = match.player_one_id == player.pk
     opponent = match.player_two if is_one else match.player_one
     own, other = (

@@ -15,13 +15,14 @@ from django.shortcuts import get_object_or_404
 from games import selectors
 from games.engine import next_game
 from games.models import Game, Match, RatingHistory, ResultReport, Turn
+from games.selectors import User
 from players.models import Player
 
 HOME_LIMIT = 20
 OVER = (Match.Status.FINISHED, Match.Status.FORFEITED)
 
 
-def home_matches(*, user: Any) -> dict[str, list[Match]]:
+def home_matches(*, user: User) -> dict[str, list[Match]]:
     """Live, upcoming and recently finished matches that ``user`` may see."""
     matches = selectors.match_list(user=user)
     return {
@@ -31,7 +32,7 @@ def home_matches(*, user: Any) -> dict[str, list[Match]]:
     }
 
 
-def match_visible(*, user: Any, pk: int) -> Match:
+def match_visible(*, user: User, pk: int) -> Match:
     return get_object_or_404(selectors.match_list(user=user), pk=pk)
 
 
@@ -84,7 +85,7 @@ class LiveVersion:
         }
 
 
-def match_live_version(*, user: Any, pk: int) -> LiveVersion:
+def match_live_version(*, user: User, pk: int) -> LiveVersion:
     """A few narrow queries: the match row, its newest game's ply and dice, its reports."""
     row = (
         selectors.match_list(user=user)
@@ -114,7 +115,7 @@ def player_visible(*, pk: int) -> Player:
     return get_object_or_404(Player.objects.select_related("club", "user"), pk=pk)
 
 
-def player_matches(*, player: Player, user: Any) -> QuerySet[Match]:
+def player_matches(*, player: Player, user: User) -> QuerySet[Match]:
     return selectors.match_list(user=user).filter(Q(player_one=player) | Q(player_two=player))
 
 
