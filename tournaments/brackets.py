@@ -11,7 +11,7 @@ The names the Django layer stores (sections, slot states, and sources as text su
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -54,26 +54,48 @@ class WinnerOf:
 
 @dataclass(frozen=True)
 class LoserOf:
+    """The loser of match `key`. With `side` (0 or 1), only a loser who came into that match on
+    that side: the consolation uses it to take a seed whose first round was a bye at the seed's
+    first match played, and nobody else (any other loser of that match makes this side a bye)."""
+
     key: str
+    side: int | None = None
 
 
-Source = Seed | WinnerOf | LoserOf
+@dataclass(frozen=True)
+class Bye:
+    """A side that is always empty: the player on the other side advances unplayed."""
+
+
+Source = Seed | WinnerOf | LoserOf | Bye
 
 
 def source_text(source: Source) -> str:
-    """The stored form of a source: "seed:3", "winner:W1-1" or "loser:W1-1"."""
+    """The stored form of a source: "seed:3", "winner:W1-1", "loser:W1-1", "loser:W2-1:0"
+    (the loser of W2-1 if they came in on side 0) or "bye"."""
     if isinstance(source, Seed):
         return f"seed:{source.number}"
-    return f"{'winner' if isinstance(source, WinnerOf) else 'loser'}:{source.key}"
+    if isinstance(source, Bye):
+        return "bye"
+    if isinstance(source, WinnerOf):
+        return f"winner:{source.key}"
+    side = "" if source.side is None else f":{source.side}"
+    return f"loser:{source.key}{side}"
 
 
 def parse_source(text: str) -> Source:
     """The inverse of `source_text`; ValueError for any other text."""
+    if text == "bye":
+        return Bye()
     kind, _, value = text.partition(":")
     if kind == "seed" and value.isdigit():
         return Seed(int(value))
-    if kind in ("winner", "loser") and value:
-        return WinnerOf(value) if kind == "winner" else LoserOf(value)
+    if kind == "winner" and value:
+        return WinnerOf(value)
+    if kind == "loser" and value:
+        key, _, side = value.partition(":")
+        if key and side in ("", "0", "1"):
+            return LoserOf(key, int(side) if side else None)
     raise ValueError(f"not a bracket source: {text!r}")
 
 
@@ -174,19 +196,62 @@ def double_elimination(n: int, *, reset: bool = True) -> Bracket:
 def consolation(n: int, *, entry_rounds: int = 1, match_length: int | None = None) -> Bracket:
     """A single-elimination main flight plus a progressive consolation flight ("C").
 
-    Losers of main round 1 pair off in C1; with entry_rounds=2 the losers of main round 2
-    drop into C2 against the C1 winners (and so on), so a later loss means a later entry.
-    Consolation matches carry `match_length` (None: the tournament's own length).
+    Whoever loses their *first match played* enters C1, as tournament directors run a
+    consolation: the losers of main round 1 and, in place of a round-1 bye, the seed who had
+    it if they lose their first real match (in round 2; `LoserOf(key, side)`). With
+    entry_rounds=2 the other losers of main round 2 (those who won a round-1 match) drop into
+    C2 against the C1 winners, and so on, so a later loss means a later entry; nobody enters
+    twice. Consolation matches carry `match_length` (None: the tournament's own length).
+    `consolation_rounds_for` says which entry_rounds a field allows: a 2-entrant draw has one
+    round and so no consolation (entry_rounds=0, the main flight alone).
     """
     main = _main_flight(bracket_size(n))
-    if not 1 <= entry_rounds < len(main):
-        raise ValueError(
-            f"entry_rounds must be between 1 and {len(main) - 1} for {n} entrants,"
-            f" got {entry_rounds}"
+    if entry_rounds != consolation_rounds_for(n, entry_rounds):
+        allowed = f"between 1 and {len(main) - 1}" if len(main) > 1 else "0"
+        raise ValueError(f"entry_rounds must be {allowed} for {n} entrants, got {entry_rounds}")
+    side: list[list[BracketMatch]] = []
+    if entry_rounds:
+        side, _ = _losers_flight(
+            main, entry_rounds, "C", Section.CONSOLATION, match_length, _first_losses(main, n)
         )
-    side, _ = _losers_flight(main, entry_rounds, "C", Section.CONSOLATION, match_length)
     matches = [m for round_ in main + side for m in round_]
     return Bracket("consolation", n, _in_play_order(matches))
+
+
+def consolation_rounds_for(n: int, wanted: int) -> int:
+    """The entry rounds a consolation of n entrants can have, as close to `wanted` as the draw
+    allows: at least 1 and fewer than the main flight's rounds (0 for a 2-entrant draw)."""
+    rounds = bracket_size(n).bit_length() - 1
+    return max(1, min(wanted, rounds - 1)) if rounds > 1 else 0
+
+
+def _is_seed_bye(match: BracketMatch, n: int) -> bool:
+    """A round-1 match between a seed and a bye (seed numbers above n are byes)."""
+    return any(isinstance(s, Seed) and s.number > n for s in match.sources)
+
+
+def _first_losses(main: list[list[BracketMatch]], n: int) -> Callable[[int, BracketMatch], Source]:
+    """Where the losers of main round `entering` come from for the consolation.
+
+    Round 1: the loser of the match, or, for a seed's bye, the loser of the seed's round-2
+    match if that is the seed (their first match played). Round 2: the loser of the match
+    only if they came in from a played round-1 match (a seed from a bye has entered already);
+    a match between two seeds with byes drops nobody. Later rounds: the loser."""
+
+    def source(entering: int, match: BracketMatch) -> Source:
+        if entering == 1:
+            if not _is_seed_bye(match, n) or len(main) < 2:
+                return LoserOf(match.key)
+            return LoserOf(main[1][(match.index - 1) // 2].key, (match.index - 1) % 2)
+        if entering == 2:
+            feeders = [main[0][2 * (match.index - 1) + side] for side in (0, 1)]
+            played = [side for side in (0, 1) if not _is_seed_bye(feeders[side], n)]
+            if len(played) == 2:
+                return LoserOf(match.key)
+            return LoserOf(match.key, played[0]) if played else Bye()
+        return LoserOf(match.key)
+
+    return source
 
 
 def _main_flight(size: int) -> list[list[BracketMatch]]:
@@ -227,16 +292,19 @@ def _losers_flight(
     prefix: str,
     section: Section,
     match_length: int | None,
+    loser: Callable[[int, BracketMatch], Source] | None = None,
 ) -> tuple[list[list[BracketMatch]], Source]:
-    """Rounds of a flight fed by losers of main rounds 1..entry_rounds, and its champion."""
-    live: list[_Live] = [(LoserOf(m.key), frozenset({(1, m.index)})) for m in main[0]]
+    """Rounds of a flight fed by losers of main rounds 1..entry_rounds, and its champion.
+    `loser(round, match)` is where the loser of a main match comes from (default: LoserOf)."""
+    drop = loser or (lambda _round, match: LoserOf(match.key))
+    live: list[_Live] = [(drop(1, m), frozenset({(1, m.index)})) for m in main[0]]
     rounds: list[list[BracketMatch]] = []
     entering = 2
     while True:
         number = len(rounds) + 1
         if entering <= entry_rounds and len(main[entering - 1]) == len(live):
             drops: list[_Live] = [
-                (LoserOf(m.key), frozenset({(entering, m.index)})) for m in main[entering - 1]
+                (drop(entering, m), frozenset({(entering, m.index)})) for m in main[entering - 1]
             ]
             order = _drop_order(live, entering)
             pairs = [(live[i], drops[j]) for i, j in enumerate(order)]
@@ -287,7 +355,7 @@ def _in_play_order(matches: Sequence[BracketMatch]) -> tuple[BracketMatch, ...]:
     """Sort by the earliest time a match can be played (1 + the latest of its feeders)."""
     level: dict[str, int] = {}
     for match in matches:  # built feeders-first
-        feeders = [level[s.key] for s in match.sources if not isinstance(s, Seed)]
+        feeders = [level[s.key] for s in match.sources if isinstance(s, WinnerOf | LoserOf)]
         level[match.key] = 1 + max(feeders, default=0)
     return tuple(
         sorted(
@@ -365,6 +433,8 @@ def _side(
 ) -> _Side:
     if isinstance(source, Seed):
         return seeding[source.number] if source.number <= size else BYE
+    if isinstance(source, Bye):
+        return BYE
     state = states[source.key]
     if state.status == SlotStatus.VOID:
         return BYE
@@ -372,7 +442,11 @@ def _side(
         return state.winner if state.winner is not None else UNKNOWN
     if state.status == SlotStatus.BYE:
         return BYE
-    return state.loser if state.loser is not None else UNKNOWN
+    if state.loser is None:
+        return UNKNOWN
+    if source.side is not None and state.players[source.side] != state.loser:
+        return BYE  # the loser came in on the other side: not this slot's player
+    return state.loser
 
 
 def _state(key: str, sides: tuple[_Side, _Side]) -> SlotState:
@@ -457,7 +531,10 @@ def _number_tiers(tiers: list[_Tier]) -> list[tuple[int, int]]:
 def _outcome(
     states: Mapping[str, SlotState], kinds: Mapping[str, str], key: str, side: str
 ) -> _Tier:
-    if kinds[key] == "void" or (side == "loser" and kinds[key] == "bye"):
+    status = states[key].status
+    if kinds[key] == "void" or status == SlotStatus.VOID:
+        return 0, []
+    if side == "loser" and (kinds[key] == "bye" or status == SlotStatus.BYE):
         return 0, []
     player = states[key].winner if side == "winner" else states[key].loser
     return 1, [player] if player is not None else []
@@ -492,12 +569,16 @@ def _grand_final_tiers(states: Mapping[str, SlotState]) -> list[_Tier]:
 
 
 def _static_kinds(bracket: Bracket) -> dict[str, str]:
-    """Per match, "real", "bye" or "void" from the draw alone (byes do not depend on results)."""
+    """Per match, "real", "bye" or "void" from the draw alone. Only the consolation's
+    side-conditional slots (`LoserOf` with a side) become byes by results; `_outcome` reads
+    those from the states."""
     kinds: dict[str, str] = {}
 
     def side_is_bye(source: Source) -> bool:
         if isinstance(source, Seed):
             return source.number > bracket.size
+        if isinstance(source, Bye):
+            return True
         if isinstance(source, WinnerOf):
             return kinds[source.key] == "void"
         return kinds[source.key] != "real"

@@ -8,7 +8,7 @@ import io
 from typing import Any
 
 from auditlog.models import LogEntry
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Case, Count, F, IntegerField, Prefetch, Q, QuerySet, Value, When
 
 from games.models import Game, Match, RatingHistory
 from players.models import Player
@@ -119,9 +119,9 @@ def bracket(tournament: Tournament, stage: str = Stage.MAIN) -> dict[str, Any]:
     next_keys: dict[str, dict[str, str]] = {}
     for row in rows:
         for source in map(brackets.parse_source, row.sources):
-            if not isinstance(source, brackets.Seed):
+            if isinstance(source, brackets.WinnerOf | brackets.LoserOf):
                 kind = "winner" if isinstance(source, brackets.WinnerOf) else "loser"
-                next_keys.setdefault(source.key, {})[kind] = row.key
+                next_keys.setdefault(source.key, {}).setdefault(kind, row.key)
     sections: dict[str, dict[int, list[dict[str, Any]]]] = {}
     for row in sorted(rows, key=lambda r: (r.round, r.index)):
         sections.setdefault(row.section, {}).setdefault(row.round, []).append(
@@ -169,7 +169,20 @@ def round_list(tournament: Tournament) -> list[dict[str, Any]]:
 
 
 def standing_list(tournament: Tournament, section: str | None = None) -> QuerySet[Standing]:
-    standings = Standing.objects.filter(tournament=tournament).select_related("entry__player")
+    """The stored standings, table by table: the main draw (or groups, then the knock-out)
+    before the consolation flight, each table by rank."""
+    standings = (
+        Standing.objects.filter(tournament=tournament)
+        .select_related("entry__player")
+        .alias(
+            side_flight=Case(
+                When(section=brackets.Section.CONSOLATION, then=Value(1)),
+                default=Value(0),
+                output_field=IntegerField(),
+            )
+        )
+        .order_by("side_flight", "section", F("rank").asc(nulls_last=True), "id")
+    )
     return standings.filter(section=section) if section else standings
 
 

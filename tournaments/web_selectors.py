@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.models import Stage, Standing, Tournament, TournamentMatch
@@ -42,12 +43,27 @@ def tournament_rounds(tournament: Tournament) -> list[dict[str, Any]]:
     return [] if tournament.is_elimination else selectors.round_list(tournament)
 
 
+def section_label(tournament: Tournament, section: str) -> str:
+    """The heading of a standings table: "Group 2", "Knock-out", "Main draw", "Consolation
+    flight"; the only table of a league or Swiss has the heading "Standings" alone."""
+    if section.startswith("group-"):
+        return _("Group %(number)s") % {"number": section.removeprefix("group-")}
+    names = {
+        "knockout": _("Knock-out"),
+        "consolation": _("Consolation flight"),
+        "main": _("Main draw") if tournament.is_elimination else _("Standings"),
+    }
+    return str(names.get(section, section))
+
+
 def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
-    """The stored standings rows with their values in STANDING_COLUMNS order."""
+    """The stored standings rows with their values in STANDING_COLUMNS order, table after
+    table (``section_label`` names each table)."""
     return [
         {
             "rank": row.rank,
             "section": row.section,
+            "section_label": section_label(tournament, row.section),
             "entry": row.entry_id,
             "player": row.entry.player,
             "values": [getattr(row, column) for column in STANDING_COLUMNS],

@@ -46,9 +46,11 @@ def _main_bracket(tournament: Tournament, size: int) -> brackets.Bracket:
         return brackets.single_elimination(size, third_place=tournament.third_place)
     if tournament.format == Format.DOUBLE_ELIMINATION:
         return brackets.double_elimination(size, reset=tournament.grand_final_reset)
+    # The field decides how many entry rounds the draw has: fewer than asked in a small field
+    # (docs/decisions.md D22).
     return brackets.consolation(
         size,
-        entry_rounds=tournament.consolation_rounds,
+        entry_rounds=brackets.consolation_rounds_for(size, tournament.consolation_rounds),
         match_length=tournament.consolation_match_length,
     )
 

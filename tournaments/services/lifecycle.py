@@ -15,7 +15,7 @@ from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import services as games_services
 from games.engine import Options
 from players.models import Player
-from tournaments import selectors
+from tournaments import format_rules, selectors
 from tournaments.models import Entry, Tournament, TournamentMatch
 from tournaments.services.common import audit, check_status, locked, organiser_action
 from tournaments.standings import TIEBREAKS
@@ -32,6 +32,7 @@ def tournament_create(
     for the ratings) when ``user`` may run rated tournaments, unless ``rated`` says False;
     anyone else's tournament is a friendly one."""
     _check_fields(fields)
+    _check_format_settings({**_defaults(), **fields})
     if fields.get("rated") is None:
         fields["rated"] = selectors.may_run_rated(user)
     _check_rated(user, fields)
@@ -48,12 +49,30 @@ def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> To
     _check_rated(user, fields)
     with organiser_action(tournament, user) as tournament:
         check_status(tournament, *EDITABLE)
+        stored = {name: getattr(tournament, name) for name in (*format_rules.SETTINGS, "format")}
+        _check_format_settings({**stored, **fields})
         before = {name: getattr(tournament, name) for name in fields}
         for name, value in fields.items():
             setattr(tournament, name, value)
         tournament.save()
         audit(tournament, user, "update", **{n: (before[n], fields[n]) for n in fields})
     return tournament
+
+
+def _defaults() -> dict[str, Any]:
+    return {
+        name: Tournament._meta.get_field(name).get_default()
+        for name in (*format_rules.SETTINGS, "format")
+    }
+
+
+def _check_format_settings(settings: Mapping[str, Any]) -> None:
+    """Every format setting in its range and playable together (tournaments.format_rules):
+    a 400 naming the setting now rather than a start that cannot draw or never finishes."""
+    try:
+        format_rules.check_settings(settings)
+    except format_rules.SettingsError as error:
+        raise InvalidRequestError(str(error)) from error
 
 
 def _check_rated(user: Any, fields: Mapping[str, Any]) -> None:
@@ -244,6 +263,13 @@ def tournament_start(*, tournament: Tournament, user: Any) -> Tournament:
         entries = list(active.select_related("player"))
         if len(entries) < 2:
             raise ConflictError(f"a tournament needs at least 2 entries, not {len(entries)}")
+        settings = {n: getattr(tournament, n) for n in (*format_rules.SETTINGS, "format")}
+        try:
+            format_rules.check_field(settings, len(entries))
+        except format_rules.SettingsError as error:
+            raise ConflictError(
+                f"cannot start: {error}; change {error.field} while registration is open"
+            ) from error
         if any(e.seed is None for e in entries) or len({e.seed for e in entries}) != len(entries):
             order = _seed_order(entries, tournament.seed_method, {}, random.Random())
             for number, entry in enumerate(order, start=1):

@@ -95,6 +95,21 @@ def bracket_standings(tournament: Tournament, stage: str) -> list[StandingRow]:
     return sorted(ranked, key=lambda row: (row.rank is None, row.rank or 0, row.player))
 
 
+def consolation_standings(tournament: Tournament) -> list[StandingRow]:
+    """The consolation flight's own table: everyone who entered it, with the statistics of
+    their consolation matches, ranked by the flight's placings (its winner 1st, the runner-up
+    2nd, ...; None while undecided). The main table keeps ranking everyone by the main draw."""
+    from tournaments.services.formats import bracket_states
+
+    states, bracket, rows = bracket_states(tournament, Stage.MAIN)
+    side = [row for row in rows if row.section == brackets.Section.CONSOLATION]
+    players = sorted({p for row in side for p in (row.entry_one_id, row.entry_two_id) if p})
+    places = dict(brackets.consolation_placings(bracket, states))
+    stats = compute_standings(players, match_results(tournament, side), DEFAULT_ORDER)
+    ranked = [_with_rank(row, places.get(row.player)) for row in stats]
+    return sorted(ranked, key=lambda row: (row.rank is None, row.rank or 0, row.player))
+
+
 def _with_rank(row: StandingRow, rank: int | None) -> StandingRow:
     return replace(row, rank=rank)  # type: ignore[arg-type]
 
@@ -107,6 +122,8 @@ def standings_recompute(*, tournament: Tournament) -> list[Standing]:
         tables: dict[str, list[StandingRow]] = {}
         if tournament.is_elimination:
             tables["main"] = bracket_standings(tournament, Stage.MAIN)
+            if tournament.format == Tournament.Format.CONSOLATION:
+                tables[brackets.Section.CONSOLATION] = consolation_standings(tournament)
         elif tournament.status != Tournament.Status.DRAFT:
             sections = set(
                 tournament.matches.filter(stage=Stage.MAIN).values_list("section", flat=True)
