@@ -181,6 +181,7 @@ class TournamentMatch(models.Model):
         DONE = "done"
         BYE = "bye"
         VOID = "void"
+        MISSED = "missed"  # a round paired before a late entrant joined: not a bye
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="matches")
     stage = models.CharField(max_length=16, default=Stage.MAIN.value, help_text="main | knockout")

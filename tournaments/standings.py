@@ -4,6 +4,9 @@ Decisions on byes and forfeits (the organiser's rules vary; these are ours):
 
 - A bye is worth `bye_points` match points. It is not a match won or played and adds no
   games or points. It counts as one result whether or not `winner` is filled in.
+- A round missed by a late entrant (`missed`) is not a bye: it is worth the `bye_points` the
+  organiser gave the late entry (0 by default) and is not counted in `byes`; for Buchholz it is
+  an unplayed round, like a bye (docs/decisions.md D24).
 - A forfeit counts as a match won and lost (so in match wins, match points and head-to-head),
   and as played, but any game score entered for it is ignored, and `forfeits` counts the
   matches a player lost by forfeit (no-shows).
@@ -43,7 +46,8 @@ class MatchResult:
     games1: int = 0  # games won by each
     games2: int = 0
     forfeit: bool = False  # the winner got the match by forfeit / no-show
-    bye_points: float = 1.0  # match points a bye is worth
+    bye_points: float = 1.0  # match points a bye (or a missed round) is worth
+    missed: bool = False  # a round paired before a late entrant joined, not a bye
 
 
 @dataclass(frozen=True)
@@ -135,7 +139,7 @@ def _records(
                 raise ValueError(f"round {result.round}: player {p} is not in this event")
         if result.player2 is None:
             record = records[result.player1]
-            record.byes += 1
+            record.byes += 0 if result.missed else 1
             record.bye_points += result.bye_points
             record.opponents.append(None)
             continue

@@ -9,7 +9,8 @@ pairings the edge weights prefer, in this order:
 2. within a score group, top half against bottom half (1 v m/2+1, 2 v m/2+2, ...); a player
    floating down meets the top of the group below, and the bottom of a group is the one to float;
 3. the bye to the lowest-ranked player who has not had one (the bye acts as a phantom player
-   ranked below everybody).
+   in a score group of its own below everybody, so it is never given to a higher score group
+   to spare a float).
 
 Large fields are cut into blocks of at most `BLOCK_SIZE` players that are matched top to bottom:
 whole score groups are packed together, a group larger than a block is split into slices that
@@ -125,6 +126,15 @@ def _phantom_cost(a: _Slot, group: int) -> _Cost:
     return (group - a.group) ** 2, a.group_size - 1 - a.position
 
 
+def _bye_group(slots: Sequence[_Slot]) -> int:
+    """The bye's phantom sits one score group below the lowest: a bye to a player of the lowest
+    group costs a gap of 1, to one a group higher 4, and so on, which is always more than the
+    floats it would save (at most one a group boundary). So the bye goes to the lowest score
+    group that can take it, never to a leader to spare a float (issue 14: in a 3 + 4 field the
+    bye went to the third leader instead of the last of the four on 0)."""
+    return slots[-1].group + 1
+
+
 def _weights(costs: dict[tuple[int, int], _Cost], vertices: int) -> dict[tuple[int, int], int]:
     """Positive integer weights: maximising their sum minimises total gap first, then fold."""
     top_gap = max((g for g, _ in costs.values()), default=0)
@@ -209,7 +219,7 @@ def _pair_whole(slots: Sequence[_Slot]) -> tuple[list[tuple[int, int]], int | No
     """Match the whole field at once (small fields, or when the blocks could not finish)."""
     odd = len(slots) % 2 == 1
     phantom = "bye" if odd else None
-    pairs, unpaired, bye = _match(slots, phantom=phantom, phantom_group=slots[-1].group)
+    pairs, unpaired, bye = _match(slots, phantom=phantom, phantom_group=_bye_group(slots))
     if not unpaired and (bye is not None) == odd:
         return pairs, bye
     names = ", ".join(str(s.player.id) for s in unpaired if s.order != bye) or "the bye"
@@ -228,7 +238,7 @@ def _pair_blocks(slots: Sequence[_Slot]) -> tuple[list[tuple[int, int]], int | N
     for k, block in enumerate(blocks):
         pool = carried + block
         if k == len(blocks) - 1:
-            phantom, group = ("bye" if len(pool) % 2 else None), slots[-1].group
+            phantom, group = ("bye" if len(pool) % 2 else None), _bye_group(slots)
         else:
             phantom, group = ("float" if len(pool) % 2 else None), blocks[k + 1][0].group
         found, carried, bye = _match(pool, phantom=phantom, phantom_group=group)

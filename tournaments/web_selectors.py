@@ -102,7 +102,12 @@ class TournamentLiveVersion:
         }
 
 
-SETTLED = (TournamentMatch.Status.DONE, TournamentMatch.Status.BYE, TournamentMatch.Status.VOID)
+SETTLED = (
+    TournamentMatch.Status.DONE,
+    TournamentMatch.Status.BYE,
+    TournamentMatch.Status.VOID,
+    TournamentMatch.Status.MISSED,
+)
 
 
 def tournament_live_version(*, pk: int) -> TournamentLiveVersion:

@@ -18,7 +18,12 @@ from games.models import Match
 from tournaments import selectors
 from tournaments.models import Tournament, TournamentMatch
 
-SETTLED = (TournamentMatch.Status.DONE, TournamentMatch.Status.BYE, TournamentMatch.Status.VOID)
+SETTLED = (
+    TournamentMatch.Status.DONE,
+    TournamentMatch.Status.BYE,
+    TournamentMatch.Status.VOID,
+    TournamentMatch.Status.MISSED,
+)
 
 
 def check_organiser(tournament: Tournament, user: Any) -> None:

@@ -19,7 +19,7 @@ from tournaments.services.common import (
     opening_variant,
     organiser_action,
 )
-from tournaments.services.standings import section_standings
+from tournaments.services.standings import section_standings, standings_enqueue
 
 Format = Tournament.Format
 MatchStatus = TournamentMatch.Status
@@ -249,6 +249,7 @@ def swiss_round_pair(*, tournament: Tournament, user: Any, deadline: Any = None)
             raise ConflictError(f"only Swiss rounds are paired on demand, not {tournament.format}")
         round_ = swiss_pair(tournament, deadline)
         tournament.save()
+        standings_enqueue(tournament)  # a bye counts at once
         audit(tournament, user, "pair_round", current_round=(round_.number - 1, round_.number))
     return round_
 
@@ -300,12 +301,16 @@ def _swiss_players(tournament: Tournament) -> list[swiss.SwissPlayer]:
     had_bye: set[int] = set()
     for row in tournament.matches.all():
         if row.entry_two_id is None:
-            if "late" not in row.key:  # a late entrant's missed rounds are not pairing byes
+            if row.status == MatchStatus.BYE:  # a late entrant's missed rounds are not byes
                 had_bye.add(row.entry_one_id)
             continue
         opponents.setdefault(row.entry_one_id, set()).add(row.entry_two_id)
         opponents.setdefault(row.entry_two_id, set()).add(row.entry_one_id)
     active = tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player")
+    if tournament.current_round == 0:
+        # Round 1 follows the organiser's seeding: top half against bottom half in seed
+        # order, the bye to the last seed (docs/decisions.md D23).
+        standing = {}
     return [
         swiss.SwissPlayer(
             id=entry.pk,

@@ -18,6 +18,7 @@ from players.models import Player
 from tournaments import format_rules, selectors
 from tournaments.models import Entry, Tournament, TournamentMatch
 from tournaments.services.common import audit, check_status, locked, organiser_action
+from tournaments.services.standings import standings_enqueue
 from tournaments.standings import TIEBREAKS
 
 Status = Tournament.Status
@@ -115,7 +116,8 @@ def entry_register(
 ) -> Entry:
     """Register ``player`` (themself, or anyone by an organiser). During a Swiss tournament a
     late entry is allowed until round ``late_entry_until_round`` is paired: the rounds already
-    paired count as byes worth ``late_bye_points`` (organisers only; default 0)."""
+    paired are missed rounds worth ``late_bye_points`` (organisers only; default 0): not
+    byes, so the entrant may still get the pairing bye (docs/decisions.md D24)."""
     is_organiser = selectors.is_organiser(user, tournament)
     if not is_organiser and player.user_id != user.pk:
         raise NotAllowedError("players register themselves; organisers may register anyone")
@@ -136,6 +138,7 @@ def entry_register(
         if tournament.status == Status.RUNNING:
             points = late_bye_points if is_organiser and late_bye_points is not None else 0.0
             _late_entry_byes(tournament, entry, points)
+            standings_enqueue(tournament)  # the late entrant shows in the standings at once
         audit(tournament, user, "register", entry=(None, str(player)))
     return entry
 
@@ -161,7 +164,7 @@ def _late_entry_byes(tournament: Tournament, entry: Entry, points: float) -> Non
             round=number,
             index=999,
             entry_one=entry,
-            status=TournamentMatch.Status.BYE,
+            status=TournamentMatch.Status.MISSED,
             winner=entry,
             bye_points=points,
         )

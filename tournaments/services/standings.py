@@ -49,6 +49,17 @@ def match_results(tournament: Tournament, rows: list[TournamentMatch]) -> list[M
                     forfeit=row.is_forfeit,
                 )
             )
+        elif row.status == MatchStatus.MISSED:
+            results.append(
+                MatchResult(
+                    round=row.round,
+                    player1=row.entry_one_id,
+                    player2=None,
+                    winner=row.entry_one_id,
+                    bye_points=row.bye_points or 0.0,
+                    missed=True,
+                )
+            )
         elif (
             row.status == MatchStatus.BYE
             and row.stage == Stage.MAIN

@@ -80,12 +80,12 @@ def legal_pairings(
 
 
 def gap_cost(players, pairs, bye) -> int:
-    """The primary criterion: squared score-group distances (the bye sits in the lowest group)."""
+    """The primary criterion: squared score-group distances (the bye sits one group below the lowest)."""
     groups = {s: g for g, s in enumerate(sorted({p.score for p in players}, reverse=True))}
     group = {p.id: groups[p.score] for p in players}
     lowest = max(group.values())
     cost = sum((group[a] - group[b]) ** 2 for a, b in pairs)
-    return cost + ((lowest - group[bye]) ** 2 if bye is not None else 0)
+    return cost + ((lowest + 1 - group[bye]) ** 2 if bye is not None else 0)
 
 
 def simulate(n: int, rounds: int, rng: random.Random, check=None) -> list[SwissPlayer]:
