@@ -80,7 +80,7 @@ def legal_pairings(
 
 
 def gap_cost(players, pairs, bye) -> int:
-    """The primary criterion: squared score-group distances (the bye sits one group below the lowest)."""
+    """The primary criterion: squared score-group distances (the bye one group below the lowest)."""
     groups = {s: g for g, s in enumerate(sorted({p.score for p in players}, reverse=True))}
     group = {p.id: groups[p.score] for p in players}
     lowest = max(group.values())
