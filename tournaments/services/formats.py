@@ -8,6 +8,7 @@ from typing import Any
 from django.utils import timezone
 
 from common.errors import ConflictError, InvalidRequestError
+from games.selectors import User
 from tournaments import brackets, round_robin, swiss
 from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services.common import (
@@ -241,7 +242,7 @@ def knockout_create(tournament: Tournament) -> None:
     bracket_create(tournament, Stage.KNOCKOUT, bracket, list(qualifiers))
 
 
-def swiss_round_pair(*, tournament: Tournament, user: Any, deadline: Any = None) -> Round:
+def swiss_round_pair(*, tournament: Tournament, user: User, deadline: Any = None) -> Round:
     """The organiser pairs the next Swiss round once the current one is finished."""
     with organiser_action(tournament, user) as tournament:
         check_status(tournament, Tournament.Status.RUNNING)

@@ -8,12 +8,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from auditlog.context import set_actor
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import services as games_services
 from games.engine import Options
+from games.selectors import User
 from players.models import Player
 from tournaments import format_rules, selectors
 from tournaments.models import Entry, Tournament, TournamentMatch
@@ -26,7 +28,7 @@ EDITABLE = (Status.DRAFT, Status.REGISTRATION)
 
 
 def tournament_create(
-    *, user: Any, organisers: list[Any] | None = None, **fields: Any
+    *, user: User, organisers: list[AbstractBaseUser] | None = None, **fields: Any
 ) -> Tournament:
     """Create a draft tournament; ``user`` is its first organiser. Options are checked by the
     engine, the tie-break order against the known tie-breaks. It is rated (its matches count
@@ -44,7 +46,7 @@ def tournament_create(
     return tournament
 
 
-def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> Tournament:
+def tournament_update(*, tournament: Tournament, user: User, **fields: Any) -> Tournament:
     """Change settings while the tournament is a draft or open for registration."""
     _check_fields(fields)
     _check_rated(user, fields)
@@ -76,7 +78,7 @@ def _check_format_settings(settings: Mapping[str, Any]) -> None:
         raise InvalidRequestError(str(error)) from error
 
 
-def _check_rated(user: Any, fields: Mapping[str, Any]) -> None:
+def _check_rated(user: User, fields: Mapping[str, Any]) -> None:
     if fields.get("rated") and not selectors.may_run_rated(user):
         raise NotAllowedError(
             "only staff and organisers given the permission to run rated tournaments may make "
@@ -92,7 +94,7 @@ def _check_fields(fields: Mapping[str, Any]) -> None:
             raise InvalidRequestError(f"unknown tie-break {name!r}; known: {', '.join(TIEBREAKS)}")
 
 
-def registration_open(*, tournament: Tournament, user: Any) -> Tournament:
+def registration_open(*, tournament: Tournament, user: User) -> Tournament:
     with organiser_action(tournament, user) as tournament:
         check_status(tournament, *EDITABLE, Status.RUNNING)
         if tournament.status == Status.DRAFT:
@@ -103,7 +105,7 @@ def registration_open(*, tournament: Tournament, user: Any) -> Tournament:
     return tournament
 
 
-def registration_close(*, tournament: Tournament, user: Any) -> Tournament:
+def registration_close(*, tournament: Tournament, user: User) -> Tournament:
     with organiser_action(tournament, user) as tournament:
         tournament.registration_open = False
         tournament.save()
@@ -112,7 +114,7 @@ def registration_close(*, tournament: Tournament, user: Any) -> Tournament:
 
 
 def entry_register(
-    *, tournament: Tournament, user: Any, player: Player, late_bye_points: float | None = None
+    *, tournament: Tournament, user: User, player: Player, late_bye_points: float | None = None
 ) -> Entry:
     """Register ``player`` (themself, or anyone by an organiser). During a Swiss tournament a
     late entry is allowed until round ``late_entry_until_round`` is paired: the rounds already
@@ -170,7 +172,7 @@ def _late_entry_byes(tournament: Tournament, entry: Entry, points: float) -> Non
         )
 
 
-def entry_check_in(*, entry: Entry, user: Any) -> Entry:
+def entry_check_in(*, entry: Entry, user: User) -> Entry:
     _check_self_or_organiser(entry, user)
     with transaction.atomic(), set_actor(user):
         entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
@@ -181,7 +183,7 @@ def entry_check_in(*, entry: Entry, user: Any) -> Entry:
     return entry
 
 
-def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
+def entry_withdraw(*, entry: Entry, user: User) -> Entry:
     """Withdraw an entry. Once the tournament runs, its remaining matches become forfeits
     (those not yet drawn are forfeited when their opponent is known)."""
     _check_self_or_organiser(entry, user)
@@ -201,7 +203,7 @@ def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
     return entry
 
 
-def _check_self_or_organiser(entry: Entry, user: Any) -> None:
+def _check_self_or_organiser(entry: Entry, user: User) -> None:
     if entry.player.user_id != user.pk and not selectors.is_organiser(user, entry.tournament):
         raise NotAllowedError("only the player and the organisers may do this")
 
@@ -209,7 +211,7 @@ def _check_self_or_organiser(entry: Entry, user: Any) -> None:
 def entries_seed(
     *,
     tournament: Tournament,
-    user: Any,
+    user: User,
     method: str | None = None,
     seeds: Mapping[int, int] | None = None,
     rng: random.Random | None = None,
@@ -253,7 +255,7 @@ def _seed_order(
     raise InvalidRequestError(f"unknown seeding method {method!r}")
 
 
-def tournament_start(*, tournament: Tournament, user: Any) -> Tournament:
+def tournament_start(*, tournament: Tournament, user: User) -> Tournament:
     """Close registration, drop entries that did not check in (when check-in is required),
     seed any unseeded field by the tournament's method, and draw the first matches."""
     from tournaments.services import formats

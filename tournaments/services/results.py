@@ -5,7 +5,6 @@ deadlines and forfeits for no-shows."""
 from __future__ import annotations
 
 import datetime
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -13,6 +12,7 @@ from django.utils import timezone
 from common.errors import ConflictError, InvalidRequestError
 from games import services as games_services
 from games.models import Game, Match
+from games.selectors import User
 from games.services.ratings import ratings_enqueue
 from tournaments.models import Entry, Round, Tournament, TournamentMatch
 from tournaments.services import formats
@@ -55,7 +55,7 @@ def result_correct(
     *,
     tournament: Tournament,
     tournament_match: TournamentMatch,
-    user: Any,
+    user: User,
     winner: Entry,
     score_one: int | None = None,
     score_two: int | None = None,
@@ -131,7 +131,7 @@ def _check_correctable(tournament: Tournament, row: TournamentMatch, winner: Ent
 def round_deadline_set(
     *,
     tournament: Tournament,
-    user: Any,
+    user: User,
     number: int,
     deadline: datetime.datetime | None,
     stage: str = "main",
@@ -151,7 +151,7 @@ def round_deadline_set(
 def round_forfeit_no_shows(
     *,
     tournament: Tournament,
-    user: Any,
+    user: User,
     number: int,
     absent: list[Entry] | None = None,
     stage: str = "main",
