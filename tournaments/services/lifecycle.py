@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from datetime import date
+from typing import Any, TypedDict, Unpack
 
 from auditlog.context import set_actor
 from django.contrib.auth.models import AbstractBaseUser
@@ -16,7 +17,7 @@ from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import services as games_services
 from games.engine import Options
 from games.selectors import User
-from players.models import Player
+from players.models import Club, Player
 from tournaments import format_rules, selectors
 from tournaments.models import Entry, Tournament, TournamentMatch
 from tournaments.services.common import audit, check_status, locked, organiser_action
@@ -27,8 +28,42 @@ Status = Tournament.Status
 EDITABLE = (Status.DRAFT, Status.REGISTRATION)
 
 
+class TournamentSettings(TypedDict, total=False):
+    """The settings an organiser chooses: the keyword arguments of ``tournament_create`` and
+    ``tournament_update``. A setting left out keeps its default (create) or its stored value
+    (update); a new tournament needs at least ``name`` and ``format``."""
+
+    name: str
+    club: Club | None
+    starts_on: date | None
+    ends_on: date | None
+    format: str  # a Tournament.Format
+    match_length: int
+    options: dict[str, Any]  # the engine's Options JSON
+    match_mode: str  # a Tournament.MatchMode
+    rotate_cycle: bool
+    third_place: bool
+    grand_final_reset: bool
+    consolation_rounds: int
+    consolation_match_length: int | None
+    double_round_robin: bool
+    groups: int
+    knockout_per_group: int
+    swiss_rounds: int | None
+    tiebreak_order: list[str]
+    bye_points: float
+    max_entries: int | None
+    late_entry_until_round: int
+    check_in_required: bool
+    seed_method: str  # a Tournament.SeedMethod
+    rated: bool
+
+
 def tournament_create(
-    *, user: User, organisers: list[AbstractBaseUser] | None = None, **fields: Any
+    *,
+    user: User,
+    organisers: list[AbstractBaseUser] | None = None,
+    **fields: Unpack[TournamentSettings],
 ) -> Tournament:
     """Create a draft tournament; ``user`` is its first organiser. Options are checked by the
     engine, the tie-break order against the known tie-breaks. It is rated (its matches count
@@ -46,7 +81,9 @@ def tournament_create(
     return tournament
 
 
-def tournament_update(*, tournament: Tournament, user: User, **fields: Any) -> Tournament:
+def tournament_update(
+    *, tournament: Tournament, user: User, **fields: Unpack[TournamentSettings]
+) -> Tournament:
     """Change settings while the tournament is a draft or open for registration."""
     _check_fields(fields)
     _check_rated(user, fields)
@@ -58,7 +95,7 @@ def tournament_update(*, tournament: Tournament, user: User, **fields: Any) -> T
         for name, value in fields.items():
             setattr(tournament, name, value)
         tournament.save()
-        audit(tournament, user, "update", **{n: (before[n], fields[n]) for n in fields})
+        audit(tournament, user, "update", **{n: (before[n], v) for n, v in fields.items()})
     return tournament
 
 
