@@ -3,7 +3,7 @@ function (tournaments.brackets, round_robin, swiss) → save what it returns."""
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
 
 from django.utils import timezone
 
@@ -242,7 +242,9 @@ def knockout_create(tournament: Tournament) -> None:
     bracket_create(tournament, Stage.KNOCKOUT, bracket, list(qualifiers))
 
 
-def swiss_round_pair(*, tournament: Tournament, user: User, deadline: Any = None) -> Round:
+def swiss_round_pair(
+    *, tournament: Tournament, user: User, deadline: datetime | None = None
+) -> Round:
     """The organiser pairs the next Swiss round once the current one is finished."""
     with organiser_action(tournament, user) as tournament:
         check_status(tournament, Tournament.Status.RUNNING)
@@ -255,7 +257,7 @@ def swiss_round_pair(*, tournament: Tournament, user: User, deadline: Any = None
     return round_
 
 
-def swiss_pair(tournament: Tournament, deadline: Any = None) -> Round:
+def swiss_pair(tournament: Tournament, deadline: datetime | None = None) -> Round:
     total = tournament.swiss_rounds or 0
     if tournament.current_round >= total:
         raise ConflictError(f"all {total} rounds are already paired")
@@ -356,7 +358,9 @@ def stage_finish(tournament: Tournament, stage: str) -> None:
         tournament.save()
 
 
-def _round_create(tournament: Tournament, stage: str, number: int, deadline: Any = None) -> Round:
+def _round_create(
+    tournament: Tournament, stage: str, number: int, deadline: datetime | None = None
+) -> Round:
     round_, _ = Round.objects.get_or_create(
         tournament=tournament,
         stage=stage,

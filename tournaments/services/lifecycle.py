@@ -115,7 +115,7 @@ def _check_format_settings(settings: Mapping[str, Any]) -> None:
         raise InvalidRequestError(str(error)) from error
 
 
-def _check_rated(user: User, fields: Mapping[str, Any]) -> None:
+def _check_rated(user: User, fields: TournamentSettings) -> None:
     if fields.get("rated") and not selectors.may_run_rated(user):
         raise NotAllowedError(
             "only staff and organisers given the permission to run rated tournaments may make "
@@ -123,7 +123,7 @@ def _check_rated(user: User, fields: Mapping[str, Any]) -> None:
         )
 
 
-def _check_fields(fields: Mapping[str, Any]) -> None:
+def _check_fields(fields: TournamentSettings) -> None:
     if "options" in fields:
         fields = {**fields, "options": Options.from_json(fields["options"]).to_json()}
     for name in fields.get("tiebreak_order") or []:
