@@ -3,6 +3,7 @@ and serializes the result. Service errors become JSON through common.api.excepti
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from auditlog.models import LogEntry
@@ -20,7 +21,8 @@ from common.errors import InvalidRequestError
 from players.models import Player
 from tournaments import selectors, services
 from tournaments.api import serializers as s
-from tournaments.models import Entry, Tournament
+from tournaments.brackets import Section
+from tournaments.models import Entry, Stage, Tournament
 
 BODY = OpenApiTypes.OBJECT
 
@@ -154,7 +156,7 @@ class RoundPairView(WriteView):
         tournament = tournament_for(pk)
         round_ = services.swiss_round_pair(tournament=tournament, user=request.user, **data)
         rounds = selectors.round_list(tournament)
-        body = next(r for r in rounds if r["stage"] == "main" and r["number"] == round_.number)
+        body = next(r for r in rounds if r["stage"] == Stage.MAIN and r["number"] == round_.number)
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -199,17 +201,26 @@ class ResultCorrectView(WriteView):
         return Response(selectors.match_json(row, {}))
 
 
-STAGE = OpenApiParameter("stage", str, description='"main" (default) or "knockout"')
+def one_of(names: Iterable[str], default: str | None = None) -> str:
+    """A parameter's values for its description: '"main" (default) or "knockout"'."""
+    *rest, last = (f'"{name}"' + (" (default)" if name == default else "") for name in names)
+    return f"{', '.join(rest)} or {last}" if rest else last
+
+
+STAGE = OpenApiParameter("stage", str, description=one_of(Stage, default=Stage.MAIN))
 
 
 class BracketView(APIView):
     @extend_schema(parameters=[STAGE], responses={200: BODY, **errors(404)})
     def get(self, request: Request, pk: int) -> Response:
-        stage = request.query_params.get("stage", "main")
+        stage = request.query_params.get("stage", Stage.MAIN)
         return Response(selectors.bracket(tournament_for(pk), stage))
 
 
-SECTION = OpenApiParameter("section", str, description='"main", "group-N" or "knockout"')
+# The standings tables: the main draw or the only table, the groups, the knock-out stage, and
+# the consolation flight.
+SECTIONS = [Section.MAIN, "group-N", Stage.KNOCKOUT, Section.CONSOLATION]
+SECTION = OpenApiParameter("section", str, description=one_of(SECTIONS))
 
 
 class StandingListView(APIView):

@@ -204,7 +204,7 @@ def round_robin_create(tournament: Tournament, entry_ids: list[int]) -> None:
     for group_number, members in enumerate(groups, start=1):
         Entry.objects.filter(pk__in=members).update(group=group_number)
         prefix = f"G{group_number}-" if len(groups) > 1 else ""
-        section = f"group-{group_number}" if len(groups) > 1 else "main"
+        section = f"group-{group_number}" if len(groups) > 1 else brackets.Section.MAIN
         schedule = round_robin.round_robin(members, double=tournament.double_round_robin)
         for number, pairs in enumerate(schedule, start=1):
             playing = [(home, away) for home, away in pairs if away is not None]
@@ -299,7 +299,7 @@ def swiss_pair(tournament: Tournament, deadline: datetime | None = None) -> Roun
 
 
 def _swiss_players(tournament: Tournament) -> list[swiss.SwissPlayer]:
-    standing = {row.player: row for row in section_standings(tournament, "main")}
+    standing = {row.player: row for row in section_standings(tournament, brackets.Section.MAIN)}
     opponents: dict[int, set[int]] = {}
     had_bye: set[int] = set()
     for row in tournament.matches.all():

@@ -14,7 +14,7 @@ from games import services as games_services
 from games.models import Game, Match
 from games.selectors import User
 from games.services.ratings import ratings_enqueue
-from tournaments.models import Entry, Round, Tournament, TournamentMatch
+from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services import formats
 from tournaments.services.common import audit, has_started, locked, organiser_action
 from tournaments.services.standings import standings_enqueue
@@ -134,7 +134,7 @@ def round_deadline_set(
     user: User,
     number: int,
     deadline: datetime.datetime | None,
-    stage: str = "main",
+    stage: str = Stage.MAIN,
 ) -> Round:
     """Set the time after which the round's unstarted matches may be forfeited."""
     with organiser_action(tournament, user) as tournament:
@@ -154,7 +154,7 @@ def round_forfeit_no_shows(
     user: User,
     number: int,
     absent: list[Entry] | None = None,
-    stage: str = "main",
+    stage: str = Stage.MAIN,
 ) -> list[TournamentMatch]:
     """After the round's deadline, every match of the round not yet started is forfeited by
     the absent player: those listed in ``absent``, else the one who has not checked in. A match
