@@ -49,7 +49,7 @@ def section_label(tournament: Tournament, section: str) -> str:
     flight"; the only table of a league or Swiss has the heading "Standings" alone."""
     if section.startswith("group-"):
         return _("Group %(number)s") % {"number": section.removeprefix("group-")}
-    names = {
+    names: dict[str, str] = {
         Stage.KNOCKOUT: _("Knock-out"),
         Section.CONSOLATION: _("Consolation flight"),
         Section.MAIN: _("Main draw") if tournament.is_elimination else _("Standings"),
