@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from auditlog.models import LogEntry
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -43,7 +44,7 @@ class TournamentListCreateView(generics.ListAPIView, WriteView):
     serializer_class = s.TournamentSerializer
     filterset_fields = ["status", "format", "club"]
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Tournament]:
         return selectors.tournament_list()
 
     @extend_schema(responses={200: s.TournamentSerializer(many=True), **errors(400, 404)})
@@ -246,7 +247,7 @@ class AuditLogView(generics.ListAPIView):
     serializer_class = s.AuditEntrySerializer
     filterset_class = None
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[LogEntry]:
         if getattr(self, "swagger_fake_view", False):  # drf-spectacular reading the types
             return LogEntry.objects.none()
         return selectors.audit_log(tournament_for(self.kwargs["pk"]))
@@ -259,7 +260,7 @@ class AuditLogView(generics.ListAPIView):
 class RatingListView(generics.ListAPIView):
     serializer_class = s.RatingRowSerializer
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Player]:
         return selectors.rating_list()
 
     @extend_schema(responses={200: s.RatingRowSerializer(many=True), **errors(404)})
