@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from players.models import Player
 
 
-def player_for(user: Any) -> Player | None:
+def player_for(user: AbstractBaseUser | AnonymousUser) -> Player | None:
     """The Player profile of ``user``, or None (anonymous, or no profile)."""
     if not getattr(user, "is_authenticated", False):
         return None

@@ -3,43 +3,49 @@ a small Swiss with its first round finished, all run through the services."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
+
+from django.contrib.auth.models import AbstractBaseUser
 
 from games import services as games_services
+from games.models import Match
 from players.models import Player
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.services import TournamentSettings
 
 ELIMINATION = "Demo Club Cup"
 SWISS = "Demo Swiss Night"
 
 
-def demo_tournaments(*, organiser: Any, players: list[Player]) -> list[Tournament]:
+def demo_tournaments(*, organiser: AbstractBaseUser, players: list[Player]) -> list[Tournament]:
     """Create the demo tournaments once; later calls return the existing ones."""
     existing = list(Tournament.objects.filter(name__in=[ELIMINATION, SWISS]))
     if existing:
         return existing
     club = players[0].club
     cup = _running(organiser, players[:8], name=ELIMINATION, club=club,
-                   format="single_elimination", third_place=True)  # fmt: skip
+                   format="single_elimination", match_length=3, third_place=True)  # fmt: skip
     for row in cup.matches.filter(round=1, status="ready").order_by("index")[:3]:
         _win(organiser, row.match, row.entry_one.player)
     swiss = _running(organiser, players[:6], name=SWISS, club=club, format="swiss",
-                     swiss_rounds=3, rotate_cycle=True)  # fmt: skip
+                     match_length=3, swiss_rounds=3, rotate_cycle=True)  # fmt: skip
     for row in swiss.matches.filter(round=1, status="ready"):
         _win(organiser, row.match, row.entry_one.player)
     return [cup, swiss]
 
 
-def _running(organiser: Any, players: list[Player], **fields: Any) -> Tournament:
-    tournament = services.tournament_create(user=organiser, match_length=3, **fields)
+def _running(
+    organiser: AbstractBaseUser, players: list[Player], **fields: Unpack[TournamentSettings]
+) -> Tournament:
+    tournament = services.tournament_create(user=organiser, **fields)
     services.registration_open(tournament=tournament, user=organiser)
     for player in players:
         services.entry_register(tournament=tournament, user=organiser, player=player)
     return services.tournament_start(tournament=tournament, user=organiser)
 
 
-def _win(organiser: Any, match: Any, winner: Player) -> None:
+def _win(organiser: AbstractBaseUser, match: Match, winner: Player) -> None:
     """Report single games for ``winner`` (the organiser's reports count at once)."""
     match.refresh_from_db()
     while match.status == "in_progress":

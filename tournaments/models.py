@@ -184,7 +184,7 @@ class TournamentMatch(models.Model):
         MISSED = "missed"  # a round paired before a late entrant joined: not a bye
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="matches")
-    stage = models.CharField(max_length=16, default=Stage.MAIN.value, help_text="main | knockout")
+    stage = models.CharField(max_length=16, default=Stage.MAIN.value, help_text=" | ".join(Stage))
     key = models.CharField(max_length=24, help_text='bracket key ("W1-1", "GF") or "R2-3"')
     section = models.CharField(max_length=24, default="main")
     round = models.PositiveIntegerField()

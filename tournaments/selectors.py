@@ -11,12 +11,13 @@ from auditlog.models import LogEntry
 from django.db.models import Case, Count, F, IntegerField, Prefetch, Q, QuerySet, Value, When
 
 from games.models import Game, Match, RatingHistory
+from games.selectors import User
 from players.models import Player
 from tournaments import brackets
 from tournaments.models import Entry, Round, Stage, Standing, Tournament, TournamentMatch
 
 
-def may_run_rated(user: Any) -> bool:
+def may_run_rated(user: User) -> bool:
     """Whether ``user`` may run rated tournaments: staff, and the club organisers staff gave
     the permission "tournaments.run_rated_tournament" (directly or through a group)."""
     if not getattr(user, "is_authenticated", False):
@@ -24,7 +25,7 @@ def may_run_rated(user: Any) -> bool:
     return bool(user.is_staff or user.has_perm("tournaments.run_rated_tournament"))
 
 
-def is_organiser(user: Any, tournament: Tournament) -> bool:
+def is_organiser(user: User, tournament: Tournament) -> bool:
     if not getattr(user, "is_authenticated", False):
         return False
     return bool(

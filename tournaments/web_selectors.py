@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from tournaments import selectors
+from tournaments.brackets import Section
 from tournaments.models import Stage, Standing, Tournament, TournamentMatch
 
 STANDING_COLUMNS = [
@@ -48,10 +49,10 @@ def section_label(tournament: Tournament, section: str) -> str:
     flight"; the only table of a league or Swiss has the heading "Standings" alone."""
     if section.startswith("group-"):
         return _("Group %(number)s") % {"number": section.removeprefix("group-")}
-    names = {
-        "knockout": _("Knock-out"),
-        "consolation": _("Consolation flight"),
-        "main": _("Main draw") if tournament.is_elimination else _("Standings"),
+    names: dict[str, str] = {
+        Stage.KNOCKOUT: _("Knock-out"),
+        Section.CONSOLATION: _("Consolation flight"),
+        Section.MAIN: _("Main draw") if tournament.is_elimination else _("Standings"),
     }
     return str(names.get(section, section))
 

@@ -21,11 +21,12 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models.signals import post_delete, post_save
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
-_cache: dict[str, tuple[float, Any, Token]] = {}  # key -> (expires, user, token)
+_cache: dict[str, tuple[float, AbstractBaseUser, Token]] = {}  # key -> (expires, user, token)
 _lock = threading.Lock()
 _MAX_ENTRIES = 10_000
 
@@ -35,7 +36,7 @@ def _seconds() -> float:
 
 
 class CachedTokenAuthentication(TokenAuthentication):
-    def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
+    def authenticate_credentials(self, key: str) -> tuple[AbstractBaseUser, Token]:
         now = time.monotonic()
         entry = _cache.get(key)
         if entry is not None and entry[0] > now:
@@ -56,7 +57,7 @@ def forget_token(sender: type, instance: Token, **kwargs: Any) -> None:
         _cache.pop(instance.key, None)
 
 
-def forget_user(sender: type, instance: Any, **kwargs: Any) -> None:
+def forget_user(sender: type, instance: AbstractBaseUser, **kwargs: Any) -> None:
     with _lock:
         for key in [key for key, entry in _cache.items() if entry[1].pk == instance.pk]:
             del _cache[key]

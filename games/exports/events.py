@@ -7,9 +7,12 @@ its own; the first answer wins. Tournaments registers its namer in TournamentsCo
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
-EventNamer = Callable[[Any], "tuple[str, str] | None"]
+if TYPE_CHECKING:  # for the annotations only: games.exports loads no Django models
+    from games.models import Match
+
+EventNamer = Callable[["Match"], "tuple[str, str] | None"]
 
 EVENT_NAMERS: list[EventNamer] = []
 
@@ -20,7 +23,7 @@ def register_event_namer(namer: EventNamer) -> None:
         EVENT_NAMERS.append(namer)
 
 
-def event_and_round(match: Any) -> tuple[str, str] | None:
+def event_and_round(match: Match) -> tuple[str, str] | None:
     """The first registered namer's (event, round) for ``match``, or None: not an event's."""
     for namer in EVENT_NAMERS:
         named = namer(match)

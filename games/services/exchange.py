@@ -102,7 +102,7 @@ def match_import_by(*, user: User, text: str, player_one: Player, player_two: Pl
 def match_import(
     *,
     text: str,
-    creator: Any,
+    creator: User | None,
     player_one: Player,
     player_two: Player,
     rated: bool = False,
@@ -139,7 +139,7 @@ def match_import(
     return match
 
 
-def _organiser(creator: Any, player_one: Player, player_two: Player) -> Any:
+def _organiser(creator: User | None, player_one: Player, player_two: Player) -> User | None:
     """The importer organises the match unless they play in it."""
     if creator is None or creator.pk in (player_one.user_id, player_two.user_id):
         return None

@@ -21,7 +21,7 @@ from players.models import Player
 
 def match_create(
     *,
-    creator: Any,
+    creator: User,
     player_one: Player,
     player_two: Player,
     target_score: int | None = None,

@@ -5,6 +5,9 @@ import pytest
 from django.urls import reverse
 
 from tests.tournaments.helpers import play_all, tournament_running
+from tournaments import admin
+from tournaments.api.serializers import SETTINGS_FIELDS
+from tournaments.services import TournamentSettings
 
 pytestmark = pytest.mark.django_db
 
@@ -78,3 +81,9 @@ def test_consolation_rounds_beyond_a_small_draw_are_fewer_not_a_crash(org_api, p
     pk = tournament_running(org_api, players[:4], format="consolation", consolation_rounds=3)["id"]
     play_all(org_api, pk)
     assert org_api.get("tournaments:tournament-detail", pk=pk)["status"] == "finished"
+
+
+def test_the_api_and_the_admin_edit_the_settings_the_services_take():
+    settable = set(TournamentSettings.__annotations__)
+    assert set(SETTINGS_FIELDS) == settable
+    assert set(admin.SETTINGS) - {"organisers"} <= settable

@@ -10,7 +10,7 @@ from common.api.serializers import MAX_ID, JSONObjectField, StrictSerializer, id
 from games.engine.options import MAX_MATCH_LENGTH
 from games.models import RatingHistory
 from players.models import Club, Player, VariantRating
-from tournaments.models import Entry, Standing, Tournament
+from tournaments.models import Entry, Stage, Standing, Tournament
 
 SETTINGS_FIELDS = [
     "name", "club", "starts_on", "ends_on", "format", "match_length", "options", "match_mode",
@@ -112,7 +112,7 @@ class PairSerializer(StrictSerializer):
 
 class DeadlineSerializer(StrictSerializer):
     deadline = serializers.DateTimeField(allow_null=True)
-    stage = serializers.CharField(default="main")
+    stage = serializers.CharField(default=Stage.MAIN.value)
 
 
 class NoShowSerializer(StrictSerializer):
@@ -121,7 +121,7 @@ class NoShowSerializer(StrictSerializer):
         required=False,
         help_text="entry ids; default: not checked in",
     )
-    stage = serializers.CharField(default="main")
+    stage = serializers.CharField(default=Stage.MAIN.value)
 
 
 class CorrectSerializer(StrictSerializer):

@@ -3,9 +3,11 @@ and serializes the result. Service errors become JSON through common.api.excepti
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from auditlog.models import LogEntry
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -20,7 +22,8 @@ from common.errors import InvalidRequestError
 from players.models import Player
 from tournaments import selectors, services
 from tournaments.api import serializers as s
-from tournaments.models import Entry, Tournament
+from tournaments.brackets import Section
+from tournaments.models import Entry, Stage, Tournament
 
 BODY = OpenApiTypes.OBJECT
 
@@ -41,7 +44,7 @@ class TournamentListCreateView(generics.ListAPIView, WriteView):
     serializer_class = s.TournamentSerializer
     filterset_fields = ["status", "format", "club"]
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Tournament]:
         return selectors.tournament_list()
 
     @extend_schema(responses={200: s.TournamentSerializer(many=True), **errors(400, 404)})
@@ -154,7 +157,7 @@ class RoundPairView(WriteView):
         tournament = tournament_for(pk)
         round_ = services.swiss_round_pair(tournament=tournament, user=request.user, **data)
         rounds = selectors.round_list(tournament)
-        body = next(r for r in rounds if r["stage"] == "main" and r["number"] == round_.number)
+        body = next(r for r in rounds if r["stage"] == Stage.MAIN and r["number"] == round_.number)
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -199,17 +202,26 @@ class ResultCorrectView(WriteView):
         return Response(selectors.match_json(row, {}))
 
 
-STAGE = OpenApiParameter("stage", str, description='"main" (default) or "knockout"')
+def one_of(names: Iterable[str], default: str | None = None) -> str:
+    """A parameter's values for its description: '"main" (default) or "knockout"'."""
+    *rest, last = (f'"{name}"' + (" (default)" if name == default else "") for name in names)
+    return f"{', '.join(rest)} or {last}" if rest else last
+
+
+STAGE = OpenApiParameter("stage", str, description=one_of(Stage, default=Stage.MAIN))
 
 
 class BracketView(APIView):
     @extend_schema(parameters=[STAGE], responses={200: BODY, **errors(404)})
     def get(self, request: Request, pk: int) -> Response:
-        stage = request.query_params.get("stage", "main")
+        stage = request.query_params.get("stage", Stage.MAIN)
         return Response(selectors.bracket(tournament_for(pk), stage))
 
 
-SECTION = OpenApiParameter("section", str, description='"main", "group-N" or "knockout"')
+# The standings tables: the main draw or the only table, the groups, the knock-out stage, and
+# the consolation flight.
+SECTIONS = [Section.MAIN, "group-N", Stage.KNOCKOUT, Section.CONSOLATION]
+SECTION = OpenApiParameter("section", str, description=one_of(SECTIONS))
 
 
 class StandingListView(APIView):
@@ -235,7 +247,7 @@ class AuditLogView(generics.ListAPIView):
     serializer_class = s.AuditEntrySerializer
     filterset_class = None
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[LogEntry]:
         if getattr(self, "swagger_fake_view", False):  # drf-spectacular reading the types
             return LogEntry.objects.none()
         return selectors.audit_log(tournament_for(self.kwargs["pk"]))
@@ -248,7 +260,7 @@ class AuditLogView(generics.ListAPIView):
 class RatingListView(generics.ListAPIView):
     serializer_class = s.RatingRowSerializer
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Player]:
         return selectors.rating_list()
 
     @extend_schema(responses={200: s.RatingRowSerializer(many=True), **errors(404)})

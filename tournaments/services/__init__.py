@@ -2,6 +2,7 @@
 
 from tournaments.services.formats import swiss_round_pair
 from tournaments.services.lifecycle import (
+    TournamentSettings,
     entries_seed,
     entry_check_in,
     entry_register,
@@ -21,6 +22,7 @@ from tournaments.services.results import (
 from tournaments.services.standings import standings_recompute, standings_recompute_all
 
 __all__ = [
+    "TournamentSettings",
     "entries_seed",
     "entry_check_in",
     "entry_register",

@@ -15,6 +15,7 @@ from common.errors import ConflictError, NotAllowedError
 from games import services as games_services
 from games.engine import Options
 from games.models import Match
+from games.selectors import User
 from tournaments import selectors
 from tournaments.models import Tournament, TournamentMatch
 
@@ -26,7 +27,7 @@ SETTLED = (
 )
 
 
-def check_organiser(tournament: Tournament, user: Any) -> None:
+def check_organiser(tournament: Tournament, user: User) -> None:
     if not selectors.is_organiser(user, tournament):
         raise NotAllowedError("only the tournament's organisers may do this")
 
@@ -44,7 +45,7 @@ def locked(tournament: Tournament) -> Tournament:
 
 
 @contextmanager
-def organiser_action(tournament: Tournament, user: Any) -> Iterator[Tournament]:
+def organiser_action(tournament: Tournament, user: User) -> Iterator[Tournament]:
     """Check the organiser, lock the tournament and record row changes under ``user``."""
     with transaction.atomic(), set_actor(user):
         tournament = locked(tournament)
@@ -52,7 +53,7 @@ def organiser_action(tournament: Tournament, user: Any) -> Iterator[Tournament]:
         yield tournament
 
 
-def audit(tournament: Tournament, user: Any, action: str, **changes: tuple[Any, Any]) -> None:
+def audit(tournament: Tournament, user: User, action: str, **changes: tuple[Any, Any]) -> None:
     """Record an organiser action in the audit log: ``changes`` maps a name to (before, after)."""
     LogEntry.objects.log_create(
         tournament,

@@ -3,11 +3,12 @@ function (tournaments.brackets, round_robin, swiss) → save what it returns."""
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
 
 from django.utils import timezone
 
 from common.errors import ConflictError, InvalidRequestError
+from games.selectors import User
 from tournaments import brackets, round_robin, swiss
 from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services.common import (
@@ -203,7 +204,7 @@ def round_robin_create(tournament: Tournament, entry_ids: list[int]) -> None:
     for group_number, members in enumerate(groups, start=1):
         Entry.objects.filter(pk__in=members).update(group=group_number)
         prefix = f"G{group_number}-" if len(groups) > 1 else ""
-        section = f"group-{group_number}" if len(groups) > 1 else "main"
+        section = f"group-{group_number}" if len(groups) > 1 else brackets.Section.MAIN
         schedule = round_robin.round_robin(members, double=tournament.double_round_robin)
         for number, pairs in enumerate(schedule, start=1):
             playing = [(home, away) for home, away in pairs if away is not None]
@@ -241,7 +242,9 @@ def knockout_create(tournament: Tournament) -> None:
     bracket_create(tournament, Stage.KNOCKOUT, bracket, list(qualifiers))
 
 
-def swiss_round_pair(*, tournament: Tournament, user: Any, deadline: Any = None) -> Round:
+def swiss_round_pair(
+    *, tournament: Tournament, user: User, deadline: datetime | None = None
+) -> Round:
     """The organiser pairs the next Swiss round once the current one is finished."""
     with organiser_action(tournament, user) as tournament:
         check_status(tournament, Tournament.Status.RUNNING)
@@ -254,7 +257,7 @@ def swiss_round_pair(*, tournament: Tournament, user: Any, deadline: Any = None)
     return round_
 
 
-def swiss_pair(tournament: Tournament, deadline: Any = None) -> Round:
+def swiss_pair(tournament: Tournament, deadline: datetime | None = None) -> Round:
     total = tournament.swiss_rounds or 0
     if tournament.current_round >= total:
         raise ConflictError(f"all {total} rounds are already paired")
@@ -296,7 +299,7 @@ def swiss_pair(tournament: Tournament, deadline: Any = None) -> Round:
 
 
 def _swiss_players(tournament: Tournament) -> list[swiss.SwissPlayer]:
-    standing = {row.player: row for row in section_standings(tournament, "main")}
+    standing = {row.player: row for row in section_standings(tournament, brackets.Section.MAIN)}
     opponents: dict[int, set[int]] = {}
     had_bye: set[int] = set()
     for row in tournament.matches.all():
@@ -355,7 +358,9 @@ def stage_finish(tournament: Tournament, stage: str) -> None:
         tournament.save()
 
 
-def _round_create(tournament: Tournament, stage: str, number: int, deadline: Any = None) -> Round:
+def _round_create(
+    tournament: Tournament, stage: str, number: int, deadline: datetime | None = None
+) -> Round:
     round_, _ = Round.objects.get_or_create(
         tournament=tournament,
         stage=stage,

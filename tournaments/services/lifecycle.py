@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from datetime import date
+from typing import Any, TypedDict, Unpack
 
 from auditlog.context import set_actor
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import services as games_services
 from games.engine import Options
-from players.models import Player
+from games.selectors import User
+from players.models import Club, Player
 from tournaments import format_rules, selectors
 from tournaments.models import Entry, Tournament, TournamentMatch
 from tournaments.services.common import audit, check_status, locked, organiser_action
@@ -25,8 +28,42 @@ Status = Tournament.Status
 EDITABLE = (Status.DRAFT, Status.REGISTRATION)
 
 
+class TournamentSettings(TypedDict, total=False):
+    """The settings an organiser chooses: the keyword arguments of ``tournament_create`` and
+    ``tournament_update``. A setting left out keeps its default (create) or its stored value
+    (update); a new tournament needs at least ``name`` and ``format``."""
+
+    name: str
+    club: Club | None
+    starts_on: date | None
+    ends_on: date | None
+    format: str  # a Tournament.Format
+    match_length: int
+    options: dict[str, Any]  # the engine's Options JSON
+    match_mode: str  # a Tournament.MatchMode
+    rotate_cycle: bool
+    third_place: bool
+    grand_final_reset: bool
+    consolation_rounds: int
+    consolation_match_length: int | None
+    double_round_robin: bool
+    groups: int
+    knockout_per_group: int
+    swiss_rounds: int | None
+    tiebreak_order: list[str]
+    bye_points: float
+    max_entries: int | None
+    late_entry_until_round: int
+    check_in_required: bool
+    seed_method: str  # a Tournament.SeedMethod
+    rated: bool
+
+
 def tournament_create(
-    *, user: Any, organisers: list[Any] | None = None, **fields: Any
+    *,
+    user: User,
+    organisers: list[AbstractBaseUser] | None = None,
+    **fields: Unpack[TournamentSettings],
 ) -> Tournament:
     """Create a draft tournament; ``user`` is its first organiser. Options are checked by the
     engine, the tie-break order against the known tie-breaks. It is rated (its matches count
@@ -44,7 +81,9 @@ def tournament_create(
     return tournament
 
 
-def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> Tournament:
+def tournament_update(
+    *, tournament: Tournament, user: User, **fields: Unpack[TournamentSettings]
+) -> Tournament:
     """Change settings while the tournament is a draft or open for registration."""
     _check_fields(fields)
     _check_rated(user, fields)
@@ -56,7 +95,7 @@ def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> To
         for name, value in fields.items():
             setattr(tournament, name, value)
         tournament.save()
-        audit(tournament, user, "update", **{n: (before[n], fields[n]) for n in fields})
+        audit(tournament, user, "update", **{n: (before[n], v) for n, v in fields.items()})
     return tournament
 
 
@@ -76,7 +115,7 @@ def _check_format_settings(settings: Mapping[str, Any]) -> None:
         raise InvalidRequestError(str(error)) from error
 
 
-def _check_rated(user: Any, fields: Mapping[str, Any]) -> None:
+def _check_rated(user: User, fields: TournamentSettings) -> None:
     if fields.get("rated") and not selectors.may_run_rated(user):
         raise NotAllowedError(
             "only staff and organisers given the permission to run rated tournaments may make "
@@ -84,7 +123,7 @@ def _check_rated(user: Any, fields: Mapping[str, Any]) -> None:
         )
 
 
-def _check_fields(fields: Mapping[str, Any]) -> None:
+def _check_fields(fields: TournamentSettings) -> None:
     if "options" in fields:
         fields = {**fields, "options": Options.from_json(fields["options"]).to_json()}
     for name in fields.get("tiebreak_order") or []:
@@ -92,7 +131,7 @@ def _check_fields(fields: Mapping[str, Any]) -> None:
             raise InvalidRequestError(f"unknown tie-break {name!r}; known: {', '.join(TIEBREAKS)}")
 
 
-def registration_open(*, tournament: Tournament, user: Any) -> Tournament:
+def registration_open(*, tournament: Tournament, user: User) -> Tournament:
     with organiser_action(tournament, user) as tournament:
         check_status(tournament, *EDITABLE, Status.RUNNING)
         if tournament.status == Status.DRAFT:
@@ -103,7 +142,7 @@ def registration_open(*, tournament: Tournament, user: Any) -> Tournament:
     return tournament
 
 
-def registration_close(*, tournament: Tournament, user: Any) -> Tournament:
+def registration_close(*, tournament: Tournament, user: User) -> Tournament:
     with organiser_action(tournament, user) as tournament:
         tournament.registration_open = False
         tournament.save()
@@ -112,7 +151,7 @@ def registration_close(*, tournament: Tournament, user: Any) -> Tournament:
 
 
 def entry_register(
-    *, tournament: Tournament, user: Any, player: Player, late_bye_points: float | None = None
+    *, tournament: Tournament, user: User, player: Player, late_bye_points: float | None = None
 ) -> Entry:
     """Register ``player`` (themself, or anyone by an organiser). During a Swiss tournament a
     late entry is allowed until round ``late_entry_until_round`` is paired: the rounds already
@@ -170,7 +209,7 @@ def _late_entry_byes(tournament: Tournament, entry: Entry, points: float) -> Non
         )
 
 
-def entry_check_in(*, entry: Entry, user: Any) -> Entry:
+def entry_check_in(*, entry: Entry, user: User) -> Entry:
     _check_self_or_organiser(entry, user)
     with transaction.atomic(), set_actor(user):
         entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
@@ -181,7 +220,7 @@ def entry_check_in(*, entry: Entry, user: Any) -> Entry:
     return entry
 
 
-def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
+def entry_withdraw(*, entry: Entry, user: User) -> Entry:
     """Withdraw an entry. Once the tournament runs, its remaining matches become forfeits
     (those not yet drawn are forfeited when their opponent is known)."""
     _check_self_or_organiser(entry, user)
@@ -201,7 +240,7 @@ def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
     return entry
 
 
-def _check_self_or_organiser(entry: Entry, user: Any) -> None:
+def _check_self_or_organiser(entry: Entry, user: User) -> None:
     if entry.player.user_id != user.pk and not selectors.is_organiser(user, entry.tournament):
         raise NotAllowedError("only the player and the organisers may do this")
 
@@ -209,7 +248,7 @@ def _check_self_or_organiser(entry: Entry, user: Any) -> None:
 def entries_seed(
     *,
     tournament: Tournament,
-    user: Any,
+    user: User,
     method: str | None = None,
     seeds: Mapping[int, int] | None = None,
     rng: random.Random | None = None,
@@ -253,7 +292,7 @@ def _seed_order(
     raise InvalidRequestError(f"unknown seeding method {method!r}")
 
 
-def tournament_start(*, tournament: Tournament, user: Any) -> Tournament:
+def tournament_start(*, tournament: Tournament, user: User) -> Tournament:
     """Close registration, drop entries that did not check in (when check-in is required),
     seed any unseeded field by the tournament's method, and draw the first matches."""
     from tournaments.services import formats

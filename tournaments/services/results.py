@@ -5,7 +5,6 @@ deadlines and forfeits for no-shows."""
 from __future__ import annotations
 
 import datetime
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -13,8 +12,9 @@ from django.utils import timezone
 from common.errors import ConflictError, InvalidRequestError
 from games import services as games_services
 from games.models import Game, Match
+from games.selectors import User
 from games.services.ratings import ratings_enqueue
-from tournaments.models import Entry, Round, Tournament, TournamentMatch
+from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services import formats
 from tournaments.services.common import audit, has_started, locked, organiser_action
 from tournaments.services.standings import standings_enqueue
@@ -55,7 +55,7 @@ def result_correct(
     *,
     tournament: Tournament,
     tournament_match: TournamentMatch,
-    user: Any,
+    user: User,
     winner: Entry,
     score_one: int | None = None,
     score_two: int | None = None,
@@ -131,10 +131,10 @@ def _check_correctable(tournament: Tournament, row: TournamentMatch, winner: Ent
 def round_deadline_set(
     *,
     tournament: Tournament,
-    user: Any,
+    user: User,
     number: int,
     deadline: datetime.datetime | None,
-    stage: str = "main",
+    stage: str = Stage.MAIN,
 ) -> Round:
     """Set the time after which the round's unstarted matches may be forfeited."""
     with organiser_action(tournament, user) as tournament:
@@ -151,10 +151,10 @@ def round_deadline_set(
 def round_forfeit_no_shows(
     *,
     tournament: Tournament,
-    user: Any,
+    user: User,
     number: int,
     absent: list[Entry] | None = None,
-    stage: str = "main",
+    stage: str = Stage.MAIN,
 ) -> list[TournamentMatch]:
     """After the round's deadline, every match of the round not yet started is forfeited by
     the absent player: those listed in ``absent``, else the one who has not checked in. A match

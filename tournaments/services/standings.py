@@ -88,7 +88,7 @@ def section_standings(
         {row.entry_one_id for row in rows if row.entry_one_id}
         | {row.entry_two_id for row in rows if row.entry_two_id}
     )
-    if section == "main" and stage == Stage.MAIN and not tournament.is_elimination:
+    if section == brackets.Section.MAIN and stage == Stage.MAIN and not tournament.is_elimination:
         players = sorted(set(players) | set(tournament.entries.values_list("pk", flat=True)))
     order = tuple(tournament.tiebreak_order or DEFAULT_ORDER)
     return compute_standings(players, match_results(tournament, rows), order)
@@ -132,17 +132,17 @@ def standings_recompute(*, tournament: Tournament) -> list[Standing]:
         tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         tables: dict[str, list[StandingRow]] = {}
         if tournament.is_elimination:
-            tables["main"] = bracket_standings(tournament, Stage.MAIN)
+            tables[Stage.MAIN] = bracket_standings(tournament, Stage.MAIN)
             if tournament.format == Tournament.Format.CONSOLATION:
                 tables[brackets.Section.CONSOLATION] = consolation_standings(tournament)
         elif tournament.status != Tournament.Status.DRAFT:
             sections = set(
                 tournament.matches.filter(stage=Stage.MAIN).values_list("section", flat=True)
             )
-            for section in sorted(sections) or ["main"]:
+            for section in sorted(sections) or [brackets.Section.MAIN]:
                 tables[section] = section_standings(tournament, section)
             if Stage.KNOCKOUT in tournament.brackets:
-                tables["knockout"] = bracket_standings(tournament, Stage.KNOCKOUT)
+                tables[Stage.KNOCKOUT] = bracket_standings(tournament, Stage.KNOCKOUT)
         Standing.objects.filter(tournament=tournament).delete()
         return Standing.objects.bulk_create(
             Standing(
