@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.errors import ConflictError, InvalidRequestError
+from games import selectors as games_selectors
 from games import services as games_services
 from games.engine import InvalidScoreError, final_score_winner
 from games.models import Game, Match
@@ -44,13 +45,28 @@ def _outcome_store(row: TournamentMatch, match: Match) -> None:
     assert one is not None and two is not None
     row.winner = one if match.winner_id == one.player_id else two
     row.score_one, row.score_two = match.score_one, match.score_two
-    won = match.games.filter(status=Game.Status.FINISHED)
-    row.games_one = won.filter(result_winner_id=one.player_id).count()
-    row.games_two = won.filter(result_winner_id=two.player_id).count()
+    row.games_one, row.games_two = _games_won(row, match)
     row.is_forfeit = match.status == Match.Status.FORFEITED
     row.status = MatchStatus.DONE
     row.finished_at = timezone.now()
     row.save()
+
+
+def _games_won(row: TournamentMatch, match: Match | None) -> tuple[int | None, int | None]:
+    """The games each player of ``row`` won, when the games stored give its score; None for
+    both when they do not (docs/decisions.md D27): a whole-match score reported over the board
+    or entered by the organiser, or a correction, stores no games, so how many each won is
+    unknown, not 0."""
+    one, two = row.entry_one, row.entry_two
+    assert one is not None and two is not None
+    scores = (row.score_one, row.score_two)
+    if match is None or games_selectors.match_state(match).scores != scores:
+        return None, None
+    won = match.games.filter(status=Game.Status.FINISHED)
+    return (
+        won.filter(result_winner_id=one.player_id).count(),
+        won.filter(result_winner_id=two.player_id).count(),
+    )
 
 
 def result_correct(
@@ -90,6 +106,7 @@ def result_correct(
         before = (row.winner_id, row.score_one, row.score_two)
         row.winner = winner
         row.score_one, row.score_two = score
+        row.games_one, row.games_two = _games_won(row, row.match)
         row.is_forfeit = False
         row.save()
         if row.match is not None:
