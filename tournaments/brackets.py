@@ -379,7 +379,11 @@ _Side = int | _Marker
 
 
 def resolve(
-    bracket: Bracket, seeding: Mapping[int, int], results: Mapping[str, int]
+    bracket: Bracket,
+    seeding: Mapping[int, int],
+    results: Mapping[str, int],
+    *,
+    strict: bool = True,
 ) -> dict[str, SlotState]:
     """The state of every match after the given results, recomputed from scratch.
 
@@ -388,7 +392,8 @@ def resolve(
     player is known (until then it is "waiting"); a bye never loses, so the loser of a "bye"
     match is itself a bye. A result for a match that is not "ready" or "done" (or, for a "bye"
     match, that does not name the advancing player) raises ValueError, as does a result that
-    names a player who is not in that match.
+    names a player who is not in that match. With `strict` False such a result is left out
+    instead (what a correction would leave of the later results).
     """
     _check_seeding(bracket, seeding)
     keys = {m.key for m in bracket.matches}
@@ -410,8 +415,27 @@ def resolve(
                 _side(match.sources[1], bracket.size, seeding, states),
             )
             states[match.key] = _state(match.key, sides)
-        _apply_result(states, match.key, results.get(match.key))
+        try:
+            _apply_result(states, match.key, results.get(match.key))
+        except ValueError:
+            if strict:
+                raise
     return states
+
+
+def downstream(bracket: Bracket, key: str) -> list[str]:
+    """The matches that come after match `key`: those its winner or loser goes on to, then
+    theirs, and so on, in play order. Only their players can change when the result of `key`
+    does (a grand-final reset counts: whether it is played follows the grand final).
+
+    >>> downstream(single_elimination(8), "W2-1")
+    ['W3-1']
+    """
+    later: set[str] = {key}
+    for match in bracket.matches:  # in play order: feeders first
+        if any(isinstance(s, WinnerOf | LoserOf) and s.key in later for s in match.sources):
+            later.add(match.key)
+    return [match.key for match in bracket.matches if match.key in later and match.key != key]
 
 
 def _check_seeding(bracket: Bracket, seeding: Mapping[int, int]) -> None:

@@ -210,8 +210,10 @@ class TournamentMatch(models.Model):
     )
     score_one = models.PositiveIntegerField(default=0)
     score_two = models.PositiveIntegerField(default=0)
-    games_one = models.PositiveIntegerField(default=0)
-    games_two = models.PositiveIntegerField(default=0)
+    # Games won by each; None when the games stored do not give the score (a whole-match
+    # score reported or corrected: docs/decisions.md D27).
+    games_one = models.PositiveIntegerField(null=True, blank=True, default=0)
+    games_two = models.PositiveIntegerField(null=True, blank=True, default=0)
     is_forfeit = models.BooleanField(default=False)
     bye_points = models.FloatField(null=True, blank=True, help_text="a bye's worth, if not 1")
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -246,7 +248,9 @@ class Standing(models.Model):
     match_wins = models.PositiveIntegerField(default=0)
     match_losses = models.PositiveIntegerField(default=0)
     match_points = models.FloatField(default=0)
-    games_won = models.PositiveIntegerField(default=0)
+    games_won = models.PositiveIntegerField(
+        null=True, blank=True, default=0, help_text="None: a counted match has no game record"
+    )
     points_for = models.PositiveIntegerField(default=0)
     points_against = models.PositiveIntegerField(default=0)
     point_diff = models.IntegerField(default=0)

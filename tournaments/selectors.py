@@ -71,20 +71,36 @@ def games_per_variant(tournament: Tournament) -> dict[int, dict[str, int]]:
     return counts
 
 
-def _entry_json(entry: Entry | None, row: TournamentMatch, side: int) -> dict[str, Any] | None:
+def draw_seeds(tournament: Tournament, stage: str) -> dict[int, int]:
+    """Entry id → the seed the draw of a bracket ``stage`` gave it: in a knock-out drawn from
+    groups the knock-out seed, not the entry's own (docs/decisions.md D26). Empty for a stage
+    that is no bracket (groups, a Swiss), where the entry's seed is the one."""
+    stored = tournament.brackets.get(stage, {}).get("seeds", {})
+    return {int(entry): int(seed) for seed, entry in stored.items()}
+
+
+def _entry_json(
+    entry: Entry | None, row: TournamentMatch, side: int, seeds: dict[int, int]
+) -> dict[str, Any] | None:
     if entry is None:
         return None
     return {
         "entry": entry.pk,
         "player": entry.player_id,
         "name": entry.player.display_name,
-        "seed": entry.seed,
+        "seed": seeds.get(entry.pk, entry.seed),
         "score": row.score_one if side == 0 else row.score_two,
         "is_winner": row.winner_id == entry.pk,
     }
 
 
-def match_json(row: TournamentMatch, next_keys: dict[str, dict[str, str]]) -> dict[str, Any]:
+def match_json(
+    row: TournamentMatch,
+    next_keys: dict[str, dict[str, str]],
+    seeds: dict[int, int] | None = None,
+) -> dict[str, Any]:
+    """A match as the API and the pages show it; ``seeds`` are its stage's ``draw_seeds``."""
+    seeds = seeds or {}
     return {
         "id": row.pk,
         "key": row.key,
@@ -95,7 +111,10 @@ def match_json(row: TournamentMatch, next_keys: dict[str, dict[str, str]]) -> di
         "match_id": row.match_id,
         "match_status": row.match.status if row.match else None,
         "match_length": row.match_length,
-        "players": [_entry_json(row.entry_one, row, 0), _entry_json(row.entry_two, row, 1)],
+        "players": [
+            _entry_json(row.entry_one, row, 0, seeds),
+            _entry_json(row.entry_two, row, 1, seeds),
+        ],
         "winner": row.winner_id,
         "is_forfeit": row.is_forfeit,
         "bye_points": row.bye_points,
@@ -123,10 +142,11 @@ def bracket(tournament: Tournament, stage: str = Stage.MAIN) -> dict[str, Any]:
             if isinstance(source, brackets.WinnerOf | brackets.LoserOf):
                 kind = "winner" if isinstance(source, brackets.WinnerOf) else "loser"
                 next_keys.setdefault(source.key, {}).setdefault(kind, row.key)
+    seeds = draw_seeds(tournament, stage)
     sections: dict[str, dict[int, list[dict[str, Any]]]] = {}
     for row in sorted(rows, key=lambda r: (r.round, r.index)):
         sections.setdefault(row.section, {}).setdefault(row.round, []).append(
-            match_json(row, next_keys)
+            match_json(row, next_keys, seeds)
         )
     stored = tournament.brackets.get(stage, {})
     return {
@@ -149,10 +169,11 @@ def bracket(tournament: Tournament, stage: str = Stage.MAIN) -> dict[str, Any]:
 def round_list(tournament: Tournament) -> list[dict[str, Any]]:
     """Every round with its pairings (matches in board order)."""
     rows = _rows(tournament, Stage.MAIN) + _rows(tournament, Stage.KNOCKOUT)
+    seeds = {stage: draw_seeds(tournament, stage) for stage in (Stage.MAIN, Stage.KNOCKOUT)}
     rounds = []
     for round_ in Round.objects.filter(tournament=tournament).order_by("stage", "number"):
         pairings = [
-            match_json(row, {})
+            match_json(row, {}, seeds[row.stage])
             for row in sorted(rows, key=lambda r: (r.section, r.index))
             if row.stage == round_.stage and row.round == round_.number
         ]

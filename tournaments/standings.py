@@ -14,12 +14,18 @@ Decisions on byes and forfeits (the organiser's rules vary; these are ours):
   as a virtual opponent whose score equals the player's own final match points, so nobody
   gains or loses from a missing opponent. Sonneborn-Berger counts only matches really won.
 - Results whose `winner` is None (unfinished) are ignored.
+- Games won are known only from game records: a result given as a whole-match score has
+  `games1`/`games2` None. A player's `games_won` is then None (unknown, not 0) as soon as one
+  of their counted matches (a forfeit's games are not counted) has no game record; the points
+  for and against, known from the match scores, still count. As a tie-break, `games_won` decides
+  only among tied players whose games won are all known: a tie with an unknown stays for the
+  next criterion to break (docs/decisions.md D27).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from tournaments.tiebreaks import (
@@ -43,8 +49,8 @@ class MatchResult:
     winner: int | None  # None: unfinished (ignored)
     score1: int = 0  # match points each scored in the match
     score2: int = 0
-    games1: int = 0  # games won by each
-    games2: int = 0
+    games1: int | None = 0  # games won by each; None: no game record (a whole-match score)
+    games2: int | None = 0
     forfeit: bool = False  # the winner got the match by forfeit / no-show
     bye_points: float = 1.0  # match points a bye (or a missed round) is worth
     missed: bool = False  # a round paired before a late entrant joined, not a bye
@@ -58,7 +64,7 @@ class StandingRow:
     match_wins: int
     match_losses: int
     match_points: float
-    games_won: int
+    games_won: int | None  # None: a counted match has no game record
     points_for: int
     points_against: int
     point_diff: int
@@ -78,7 +84,7 @@ class _Record:
     bye_points: float = 0.0
     byes: int = 0
     forfeits: int = 0
-    games_won: int = 0
+    games_won: int | None = 0  # None: unknown, once a counted match has no game record
     points_for: int = 0
     points_against: int = 0
     opponents: list[int | None] = field(default_factory=list)  # None: a virtual opponent
@@ -96,7 +102,9 @@ def compute_standings(
     all of them share a rank and keep the order of `players`.
 
     `head_to_head` is computed among the players equal on every criterion before it in `order`
-    (or, when it is not in `order`, among those equal on match points).
+    (or, when it is not in `order`, among those equal on match points). `games_won` in `order`
+    likewise decides only among the players equal on every criterion before it, and only when
+    all of them have it known; otherwise it leaves their tie to the next criterion.
     """
     check_order(order)
     records, wins_against = _records(players, results)
@@ -112,18 +120,50 @@ def compute_standings(
             "sonneborn_berger": sonneborn_berger(points[o] for o in record.beaten),
             "point_diff": record.points_for - record.points_against,
             "points_for": record.points_for,
-            "games_won": record.games_won,
         }
-    before = (
-        list(order[: order.index("head_to_head")]) if "head_to_head" in order else ["match_points"]
-    )
+    if "head_to_head" not in order:
+        _among_tied(players, values, ["match_points"], "head_to_head", _h2h(wins_against))
+    for position, name in enumerate(order):
+        if name == "head_to_head":
+            _among_tied(players, values, order[:position], name, _h2h(wins_against))
+        elif name == "games_won":
+            _among_tied(players, values, order[:position], name, _known_games(records))
+    return _rank_rows(players, records, values, order)
+
+
+Among = Callable[[int, set[int]], float]
+
+
+def _among_tied(
+    players: Sequence[int],
+    values: dict[int, dict[str, float]],
+    before: Sequence[str],
+    name: str,
+    value: Among,
+) -> None:
+    """Set ``name`` for each player from ``value``(player, the players equal to them on every
+    criterion in ``before``)."""
     tied_groups: dict[tuple[float, ...], set[int]] = defaultdict(set)
     for p in players:
-        tied_groups[tuple(values[p][name] for name in before)].add(p)
+        tied_groups[tuple(values[p][b] for b in before)].add(p)
     for p in players:
-        tied = tied_groups[tuple(values[p][name] for name in before)]
-        values[p]["head_to_head"] = head_to_head(p, tied, wins_against)
-    return _rank_rows(players, records, values, order)
+        values[p][name] = value(p, tied_groups[tuple(values[p][b] for b in before)])
+
+
+def _h2h(wins_against: dict[int, dict[int, int]]) -> Among:
+    return lambda player, tied: head_to_head(player, tied, wins_against)
+
+
+def _known_games(records: dict[int, _Record]) -> Among:
+    """Games won as a tie-break: 0 for every tied player when one of them has it unknown, so
+    it decides nothing there (docs/decisions.md D27)."""
+
+    def value(player: int, tied: set[int]) -> float:
+        if any(records[other].games_won is None for other in tied):
+            return 0.0
+        return float(records[player].games_won or 0)
+
+    return value
 
 
 def _records(
@@ -170,7 +210,9 @@ def _add_match(
         if not result.forfeit:
             record.points_for += scored
             record.points_against += conceded
-            record.games_won += games
+            record.games_won = (
+                None if record.games_won is None or games is None else record.games_won + games
+            )
     records[result.winner].wins += 1
     records[loser].losses += 1
     wins_against[result.winner][loser] += 1

@@ -7,6 +7,8 @@ The formulas take plain numbers, so they can be checked by hand:
 - Sonneborn-Berger: the sum of the final match points of the opponents this player beat
   (backgammon matches cannot be drawn, so there are no half terms).
 - Head-to-head: match wins against the other players still tied at that point of the order.
+- Games won: unknown for a player with a whole-match score among their results, so it decides
+  only among tied players who all have it known (`standings`, docs/decisions.md D27).
 """
 
 from __future__ import annotations

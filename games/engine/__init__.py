@@ -18,6 +18,7 @@ from .errors import (
     InvalidNotationError,
     InvalidOptionsError,
     InvalidPositionError,
+    InvalidScoreError,
     UnknownVariantError,
 )
 from .generate import Outcome, legal_plays, stage_for
@@ -25,6 +26,7 @@ from .match import (
     MatchState,
     NextGame,
     OpeningRoll,
+    final_score_winner,
     game_variant,
     match_winner,
     next_game,
@@ -56,6 +58,7 @@ __all__ = [
     "InvalidNotationError",
     "InvalidOptionsError",
     "InvalidPositionError",
+    "InvalidScoreError",
     "MatchState",
     "Move",
     "NextGame",
@@ -68,6 +71,7 @@ __all__ = [
     "Variant",
     "answer_query",
     "check_play",
+    "final_score_winner",
     "find_variant",
     "game_variant",
     "legal_plays",

@@ -21,6 +21,11 @@ class InvalidOptionsError(EngineError):
     """An unknown rule option key or value (docs/rules.md §8, Appendix B1)."""
 
 
+class InvalidScoreError(EngineError):
+    """A final match score that no match to its length could end with, e.g. ``2-2`` or
+    ``50-0`` in a 5-point match (``match.final_score_winner``)."""
+
+
 class UnknownVariantError(EngineError):
     """A variant name other than tabla, gul_bara or tapa."""
 

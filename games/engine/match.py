@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .cube import points_scored
+from .errors import InvalidScoreError
 from .options import DEFAULT_OPTIONS, Options
 from .results import GameResult
 
@@ -130,6 +131,41 @@ def match_winner(state: MatchState, options: Options = DEFAULT_OPTIONS) -> Playe
     if second >= target and second > first:
         return 1
     return None
+
+
+def final_score_winner(
+    scores: tuple[int, int], match_length: int, counted: tuple[int, int] = (0, 0)
+) -> Player:
+    """The winner of a match said to have ended ``scores``, or InvalidScoreError when no match
+    to ``match_length`` could end so.
+
+    Decision (docs/decisions.md D19): one player has reached the match length, the other has
+    not, the winner's last game brought them there (so they are at most the match length - 1 + 3
+    points, a triple), and neither score is below ``counted``, what the games already counted
+    give that player.
+
+    >>> final_score_winner((3, 5), 5)
+    1
+    """
+    first, second = scores
+    reached = [side for side in (0, 1) if scores[side] >= match_length]
+    if len(reached) != 1:
+        raise InvalidScoreError(
+            f"a final score has exactly one player at {match_length} points or more "
+            f"(the match length), not {first}-{second}"
+        )
+    winner = reached[0]
+    if scores[winner] > match_length + 2:
+        raise InvalidScoreError(
+            f"{scores[winner]} points is more than a {match_length}-point match can end with "
+            f"(at most {match_length + 2}: {match_length - 1} and a triple game)"
+        )
+    if first < counted[0] or second < counted[1]:
+        raise InvalidScoreError(
+            f"the games already counted give {counted[0]}-{counted[1]}; "
+            f"the final score cannot be lower ({first}-{second})"
+        )
+    return winner
 
 
 def is_crawford_game(state: MatchState, options: Options = DEFAULT_OPTIONS) -> bool:

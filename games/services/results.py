@@ -11,7 +11,14 @@ from django.utils import timezone
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import selectors
-from games.engine import GameResult, NextGame, next_game, start_position
+from games.engine import (
+    GameResult,
+    InvalidScoreError,
+    NextGame,
+    final_score_winner,
+    next_game,
+    start_position,
+)
 from games.engine.cube import KIND_POINTS, cube_for_points, points_before_cube
 from games.models import Game, Match, ResultReport, Turn
 from games.records import Replay, record_replay
@@ -145,35 +152,15 @@ def _fill(
 def _checked_match_score(
     match: Match, winner: Player | None, score_one: int | None, score_two: int | None
 ) -> Player:
-    """The winner of a reported final score ``score_one``-``score_two``.
-
-    Decision: the score must be one a match could end with: one player has reached the match
-    length, the other has not, the winner's last game brought them there (so they are at most
-    the match length - 1 + 3 points, a triple), and neither score is below what the games
-    already counted give that player."""
+    """The winner of a reported final score ``score_one``-``score_two``: one a match could end
+    with (``games.engine.final_score_winner``), no lower than the games already counted."""
     if score_one is None or score_two is None:
         raise InvalidRequestError("a match result needs both score_one and score_two")
-    target = match.target_score
-    scores = (score_one, score_two)
     counted = (match.score_one, match.score_two)
-    reached = [side for side in (0, 1) if scores[side] >= target]
-    if len(reached) != 1:
-        raise InvalidRequestError(
-            f"a final score has exactly one player at {target} points or more "
-            f"(the match length), not {score_one}-{score_two}"
-        )
-    side = reached[0]
-    if scores[side] > target + 2:
-        raise InvalidRequestError(
-            f"{scores[side]} points is more than a {target}-point match can end with "
-            f"(at most {target + 2}: {target - 1} and a triple game)"
-        )
-    for each in (0, 1):
-        if scores[each] < counted[each]:
-            raise InvalidRequestError(
-                f"the games already counted give {counted[0]}-{counted[1]}; "
-                f"the final score cannot be lower ({score_one}-{score_two})"
-            )
+    try:
+        side = final_score_winner((score_one, score_two), match.target_score, counted)
+    except InvalidScoreError as error:
+        raise InvalidRequestError(str(error)) from error
     champion = match.players[side]
     if winner is not None and winner.pk != champion.pk:
         raise InvalidRequestError(

@@ -38,6 +38,12 @@ def higher_seed(match: dict[str, Any]) -> int:
     return one["player"] if one["seed"] < two["seed"] else two["player"]
 
 
+def lower_seed(match: dict[str, Any]) -> int:
+    """The upset: the player with the higher seed number wins."""
+    one, two = match["players"]
+    return one["player"] if one["seed"] > two["seed"] else two["player"]
+
+
 def match_win(api: Api, match_id: int, winner: int) -> None:
     """Report single games for ``winner`` until the games match is over."""
     while True:

@@ -2,6 +2,8 @@
 reported by a player and confirmed by the opponent, the others by the organiser), then the
 bracket and standings show the winner; in the browser, clicking a player highlights their path."""
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -10,7 +12,7 @@ from games import services
 from games.models import Match
 from tests.tournaments.conftest import Api
 from tests.tournaments.factories import PlayerFactory, UserFactory
-from tests.tournaments.helpers import open_matches, play_all, tournament_running
+from tests.tournaments.helpers import lower_seed, open_matches, play_all, tournament_running
 from tests.web.bracket_lines import assert_connectors
 
 
@@ -44,6 +46,22 @@ def test_bracket_and_standings_show_the_winner(finished_cup, four_players):
     assert "standings.csv" in html and "data-sortable" in html
     home = Client().get(reverse("web:home")).content.decode()
     assert "Cup" in home and 'data-group="finished"' in home
+
+
+@pytest.mark.django_db
+def test_a_knockout_from_groups_shows_its_own_seeds(django_capture_on_commit_callbacks):
+    """Every group match is an upset: the group winners, seeds 8 and 7, are knock-out seeds 1
+    and 2 (docs/decisions.md D26), and the page's knock-out bracket says so."""
+    api = Api(UserFactory(username="organiser"), django_capture_on_commit_callbacks)
+    eight = [PlayerFactory(display_name=f"P{i}", rating=1800.0 - 20 * i) for i in range(1, 9)]
+    fields = {"format": "round_robin", "groups": 2, "knockout_per_group": 2}
+    pk = tournament_running(api, eight, **fields)["id"]
+    play_all(api, pk, lower_seed, limit=12)  # the group stage only
+    html = Client().get(reverse("tournaments_web:tournament", kwargs={"pk": pk})).content.decode()
+    start = html.index('id="bracket"')  # the knock-out: a round robin has no other bracket
+    bracket = html[start : html.index("</section>", start)]
+    assert re.findall(r'<span class="seed">(\d*)</span>', bracket) == ["1", "4", "2", "3"]
+    assert "P8</span>" in bracket.split('class="seed">1</span>')[1][:40]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -199,7 +199,7 @@ class ResultCorrectView(WriteView):
         row = services.result_correct(
             tournament=tournament, tournament_match=row, user=request.user, winner=winner, **data
         )
-        return Response(selectors.match_json(row, {}))
+        return Response(selectors.match_json(row, {}, selectors.draw_seeds(tournament, row.stage)))
 
 
 def one_of(names: Iterable[str], default: str | None = None) -> str:

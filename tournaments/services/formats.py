@@ -118,11 +118,17 @@ def bracket_results(rows: list[TournamentMatch]) -> dict[str, int]:
 
 
 def bracket_states(
-    tournament: Tournament, stage: str, override: dict[str, int] | None = None
+    tournament: Tournament,
+    stage: str,
+    override: dict[str, int] | None = None,
+    *,
+    strict: bool = True,
 ) -> tuple[dict[str, brackets.SlotState], brackets.Bracket, list[TournamentMatch]]:
+    """Every slot of ``stage`` resolved from the stored results, with ``override`` in place of
+    some; ``strict`` False leaves out a stored result the override makes impossible."""
     bracket, seeding, rows = bracket_load(tournament, stage)
     results = {**bracket_results(rows), **(override or {})}
-    return brackets.resolve(bracket, seeding, results), bracket, rows
+    return brackets.resolve(bracket, seeding, results, strict=strict), bracket, rows
 
 
 def bracket_sync(tournament: Tournament, stage: str) -> None:

@@ -10,10 +10,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.errors import ConflictError, InvalidRequestError
+from games import selectors as games_selectors
 from games import services as games_services
+from games.engine import InvalidScoreError, final_score_winner
 from games.models import Game, Match
 from games.selectors import User
 from games.services.ratings import ratings_enqueue
+from tournaments import brackets
 from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services import formats
 from tournaments.services.common import audit, has_started, locked, organiser_action
@@ -42,13 +45,28 @@ def _outcome_store(row: TournamentMatch, match: Match) -> None:
     assert one is not None and two is not None
     row.winner = one if match.winner_id == one.player_id else two
     row.score_one, row.score_two = match.score_one, match.score_two
-    won = match.games.filter(status=Game.Status.FINISHED)
-    row.games_one = won.filter(result_winner_id=one.player_id).count()
-    row.games_two = won.filter(result_winner_id=two.player_id).count()
+    row.games_one, row.games_two = _games_won(row, match)
     row.is_forfeit = match.status == Match.Status.FORFEITED
     row.status = MatchStatus.DONE
     row.finished_at = timezone.now()
     row.save()
+
+
+def _games_won(row: TournamentMatch, match: Match | None) -> tuple[int | None, int | None]:
+    """The games each player of ``row`` won, when the games stored give its score; None for
+    both when they do not (docs/decisions.md D27): a whole-match score reported over the board
+    or entered by the organiser, or a correction, stores no games, so how many each won is
+    unknown, not 0."""
+    one, two = row.entry_one, row.entry_two
+    assert one is not None and two is not None
+    scores = (row.score_one, row.score_two)
+    if match is None or games_selectors.match_state(match).scores != scores:
+        return None, None
+    won = match.games.filter(status=Game.Status.FINISHED)
+    return (
+        won.filter(result_winner_id=one.player_id).count(),
+        won.filter(result_winner_id=two.player_id).count(),
+    )
 
 
 def result_correct(
@@ -60,22 +78,35 @@ def result_correct(
     score_one: int | None = None,
     score_two: int | None = None,
 ) -> TournamentMatch:
-    """The organiser changes the winner (and score) of a finished match. In a bracket the new
-    winner and loser are carried forward; it is refused when a later match they would leave
-    has already started (correct that one first)."""
+    """The organiser changes the winner (and score) of a finished match. Without a score the
+    old one stays, the other way round when the winner changes; a forfeit needs the score the
+    match ended with, as it becomes a match played. The score must be one a match of that
+    length could end with, won by ``winner`` (docs/decisions.md D25). In a bracket the
+    new winner and loser are carried forward; it is refused when a later match they would
+    leave has already started (correct that one first)."""
     with organiser_action(tournament, user) as tournament:
         row = TournamentMatch.objects.select_for_update(no_key=True).get(pk=tournament_match.pk)
         if row.status != MatchStatus.DONE or row.entry_two_id is None:
             raise ConflictError(f"match {row.key} has no result to correct ({row.status})")
         if winner.pk not in (row.entry_one_id, row.entry_two_id):
             raise InvalidRequestError(f"entry {winner.pk} does not play in match {row.key}")
-        _check_correctable(tournament, row, winner)
-        before = (row.winner_id, row.score_one, row.score_two)
+        if row.is_forfeit and score_one is None and score_two is None:
+            raise InvalidRequestError(
+                f"match {row.key} was decided by forfeit at {row.score_one}-{row.score_two}: "
+                "give the final score it ended with (score_one and score_two)"
+            )
         if winner.pk != row.winner_id and score_one is None and score_two is None:
             score_one, score_two = row.score_two, row.score_one  # the other way round
+        score = (
+            row.score_one if score_one is None else score_one,
+            row.score_two if score_two is None else score_two,
+        )
+        _check_final_score(tournament, row, winner, score)
+        _check_correctable(tournament, row, winner)
+        before = (row.winner_id, row.score_one, row.score_two)
         row.winner = winner
-        row.score_one = row.score_one if score_one is None else score_one
-        row.score_two = row.score_two if score_two is None else score_two
+        row.score_one, row.score_two = score
+        row.games_one, row.games_two = _games_won(row, row.match)
         row.is_forfeit = False
         row.save()
         if row.match is not None:
@@ -98,29 +129,42 @@ def result_correct(
     return row
 
 
-def _check_correctable(tournament: Tournament, row: TournamentMatch, winner: Entry) -> None:
-    if row.stage == "main" and "knockout" in tournament.brackets:
-        raise ConflictError("the knock-out stage is already drawn from these group results")
-    if not (tournament.is_elimination or row.stage == "knockout"):
-        return  # a league result: only the standings change (later Swiss pairings stand)
+def _check_final_score(
+    tournament: Tournament, row: TournamentMatch, winner: Entry, score: tuple[int, int]
+) -> None:
+    """A corrected score is checked like a final score reported over the board (D25), except
+    against the games counted: a correction overrides them."""
+    length = row.match.target_score if row.match else row.match_length or tournament.match_length
+    text = f"{score[0]}-{score[1]}"
     try:
-        states, _, rows = formats.bracket_states(tournament, row.stage, {row.key: winner.pk})
-    except ValueError:  # a later result names a player the correction takes out of that match
-        rows = list(tournament.matches.filter(stage=row.stage, status=MatchStatus.DONE))
-        players = {row.entry_one_id, row.entry_two_id}
-        blocked = [
-            other.key
-            for other in rows
-            if other.key != row.key and {other.entry_one_id, other.entry_two_id} & players
-        ]
-    else:
-        blocked = [
-            other.key
-            for other in rows
-            if other.key != row.key
-            and states[other.key].players != (other.entry_one_id, other.entry_two_id)
-            and (other.status == MatchStatus.DONE or has_started(other.match))
-        ]
+        side = final_score_winner(score, length)
+    except InvalidScoreError as error:
+        raise InvalidRequestError(f"cannot correct {row.key} to {text}: {error}") from error
+    champion = (row.entry_one_id, row.entry_two_id)[side]
+    if champion != winner.pk:
+        raise InvalidRequestError(
+            f"cannot correct {row.key}: the score {text} makes entry {champion} the winner, "
+            f"not entry {winner.pk}"
+        )
+
+
+def _check_correctable(tournament: Tournament, row: TournamentMatch, winner: Entry) -> None:
+    """Refuse a correction that would change the players of a later match (one downstream of
+    ``row`` in its bracket) that has already started or finished; only those are named (D25)."""
+    if row.stage == Stage.MAIN and Stage.KNOCKOUT in tournament.brackets:
+        raise ConflictError("the knock-out stage is already drawn from these group results")
+    if not (tournament.is_elimination or row.stage == Stage.KNOCKOUT):
+        return  # a league result: only the standings change (later Swiss pairings stand)
+    states, bracket, rows = formats.bracket_states(
+        tournament, row.stage, {row.key: winner.pk}, strict=False
+    )
+    stored = {other.key: other for other in rows}
+    blocked = [
+        key
+        for key in brackets.downstream(bracket, row.key)
+        if states[key].players != (stored[key].entry_one_id, stored[key].entry_two_id)
+        and (stored[key].status == MatchStatus.DONE or has_started(stored[key].match))
+    ]
     if blocked:
         raise ConflictError(
             f"cannot correct {row.key}: later matches {', '.join(blocked)} have already "

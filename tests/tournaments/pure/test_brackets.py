@@ -23,6 +23,7 @@ from tournaments.brackets import (
     consolation,
     consolation_placings,
     double_elimination,
+    downstream,
     parse_source,
     placings,
     resolve,
@@ -68,6 +69,23 @@ def test_correcting_a_result_is_a_recompute():
     before = resolve(bracket, seeding_for(4), {"W1-1": 101, "W1-2": 102})
     after = resolve(bracket, seeding_for(4), {"W1-1": 104, "W1-2": 102})
     assert before["W2-1"].players == (101, 102) and after["W2-1"].players == (104, 102)
+
+
+def test_a_result_a_correction_makes_impossible_is_left_out_when_not_strict():
+    bracket = single_elimination(4)
+    results = {"W1-1": 104, "W1-2": 102, "W2-1": 101}  # the final names the old W1-1 winner
+    with pytest.raises(ValueError, match="W2-1 names 101"):
+        resolve(bracket, seeding_for(4), results)
+    states = resolve(bracket, seeding_for(4), results, strict=False)
+    assert states["W2-1"].players == (104, 102) and states["W2-1"].status == "ready"
+
+
+def test_downstream_follows_winners_and_losers_but_never_goes_back():
+    assert downstream(single_elimination(8, third_place=True), "W2-1") == ["W3-1", "3P"]
+    assert downstream(single_elimination(8), "W3-1") == []
+    after_semi = downstream(double_elimination(8), "W2-1")
+    assert after_semi == ["W3-1", "L2-2", "L3-1", "L4-1", "GF", "GF2"]
+    assert downstream(double_elimination(8), "L1-1") == ["L2-1", "L3-1", "L4-1", "GF", "GF2"]
 
 
 def test_semi_final_losers_share_third_without_a_third_place_match():

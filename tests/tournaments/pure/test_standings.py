@@ -109,6 +109,40 @@ def test_a_forfeit_counts_as_a_result_but_not_for_points_or_opponent_strength():
     assert by[2].buchholz == 1.0 + 0.0  # virtual (own 1) + player 3 (0)
 
 
+def games(round_, winner, loser, won, score=(5, 2)):
+    """A match with its game record: ``won`` is (winner's games, loser's games); None for a
+    whole-match score, which has none."""
+    first, second = (None, None) if won is None else won
+    return MatchResult(round_, winner, loser, winner, score[0], score[1], first, second)
+
+
+def test_games_won_is_unknown_once_a_counted_match_has_no_game_record():
+    results = [
+        games(1, 1, 2, (3, 1)),
+        games(1, 3, 4, None, (5, 4)),  # a whole-match score
+        games(2, 1, 3, (4, 2)),
+        MatchResult(2, 2, 4, 2, forfeit=True, games1=None, games2=None),  # a forfeit's games
+    ]
+    by = rows_by_player(compute_standings([1, 2, 3, 4], results))
+    assert [by[p].games_won for p in (1, 2, 3, 4)] == [7, 1, None, None]
+    assert (by[3].points_for, by[3].points_against) == (5 + 2, 4 + 5)  # still known
+    assert (by[4].points_for, by[4].points_against) == (4, 5)
+
+
+def test_games_won_breaks_a_tie_only_when_every_tied_player_has_it_known():
+    order = ("match_points", "games_won", "points_for")
+    # 1 and 2 tie on a win each, with their games known: games won decides (4 beats 3).
+    known = [games(1, 1, 3, (4, 0), (5, 0)), games(1, 2, 4, (3, 1), (5, 4))]
+    assert [r.player for r in compute_standings([2, 1, 3, 4], known, order)][:2] == [1, 2]
+    # 2's games are unknown: not taken as 0, the tie goes on to points for (2's 5 v 1's 5:
+    # still tied, both 1st), where as 0 would have put 1 alone first.
+    unknown = [games(1, 1, 3, (4, 0), (5, 0)), games(1, 2, 4, None, (5, 4))]
+    ranked = compute_standings([2, 1, 3, 4], unknown, order)
+    assert [(r.rank, r.player, r.games_won) for r in ranked][:2] == [(1, 2, None), (1, 1, 4)]
+    # 3 and 4 (no win) tie apart from them: 4's games are unknown too, points for decide.
+    assert [(r.rank, r.player) for r in ranked][2:] == [(3, 4), (4, 3)]
+
+
 def test_unfinished_matches_are_ignored():
     rows = compute_standings([1, 2], [MatchResult(1, 1, 2, None)])
     assert all(row.played == 0 for row in rows)
