@@ -134,31 +134,45 @@ def match_winner(state: MatchState, options: Options = DEFAULT_OPTIONS) -> Playe
 
 
 def final_score_winner(
-    scores: tuple[int, int], match_length: int, counted: tuple[int, int] = (0, 0)
+    scores: tuple[int, int],
+    match_length: int,
+    counted: tuple[int, int] = (0, 0),
+    options: Options = DEFAULT_OPTIONS,
 ) -> Player:
     """The winner of a match said to have ended ``scores``, or InvalidScoreError when no match
-    to ``match_length`` could end so.
+    to ``match_length`` under ``options`` could end so.
 
-    Decision (docs/decisions.md D19): one player has reached the match length, the other has
-    not, the winner's last game brought them there (so they are at most the match length - 1 + 3
-    points, a triple), and neither score is below ``counted``, what the games already counted
-    give that player.
+    Decision (docs/decisions.md D19): one player has reached the match length and leads, the
+    other has not reached it, the winner's last game brought them there (so they are at most
+    the match length - 1 + 3 points, a triple), and neither score is below ``counted``, what the
+    games already counted give that player. Two options widen it (§6.4, §6.5): when a tie scores
+    a point each (``tapa_tie="one_each"``) both may be at or past the match length, the winner
+    leading, the winner at most 3 past the larger of the loser's score and match length - 1;
+    with the cube on there is no upper bound (a cube of any height may decide the last game).
 
     >>> final_score_winner((3, 5), 5)
     1
+    >>> final_score_winner((6, 5), 5, options=Options(tapa_tie="one_each"))
+    0
     """
     first, second = scores
+    ties_score = options.tapa_tie == "one_each"
     reached = [side for side in (0, 1) if scores[side] >= match_length]
-    if len(reached) != 1:
+    if not reached or (len(reached) == 2 and not ties_score):
         raise InvalidScoreError(
             f"a final score has exactly one player at {match_length} points or more "
             f"(the match length), not {first}-{second}"
         )
-    winner = reached[0]
-    if scores[winner] > match_length + 2:
+    if first == second:
+        raise InvalidScoreError(
+            f"a final score has a winner who leads, not {first}-{second} (level scores play on)"
+        )
+    winner = 0 if first > second else 1
+    before = max(match_length - 1, scores[1 - winner]) if ties_score else match_length - 1
+    if options.cube == "off" and scores[winner] > before + 3:
         raise InvalidScoreError(
             f"{scores[winner]} points is more than a {match_length}-point match can end with "
-            f"(at most {match_length + 2}: {match_length - 1} and a triple game)"
+            f"(at most {before + 3}: {before} and a triple game)"
         )
     if first < counted[0] or second < counted[1]:
         raise InvalidScoreError(

@@ -15,6 +15,7 @@ from games.engine import (
     GameResult,
     InvalidScoreError,
     NextGame,
+    Options,
     final_score_winner,
     next_game,
     start_position,
@@ -158,7 +159,8 @@ def _checked_match_score(
         raise InvalidRequestError("a match result needs both score_one and score_two")
     counted = (match.score_one, match.score_two)
     try:
-        side = final_score_winner((score_one, score_two), match.target_score, counted)
+        rules = Options.from_json(match.options)
+        side = final_score_winner((score_one, score_two), match.target_score, counted, rules)
     except InvalidScoreError as error:
         raise InvalidRequestError(str(error)) from error
     champion = match.players[side]

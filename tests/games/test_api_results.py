@@ -229,6 +229,29 @@ def test_impossible_match_scores_are_400(otb_match, alice, bob, client_for, body
     assert message in str(response.json())
 
 
+@pytest.mark.parametrize(
+    "options, score, status",
+    [
+        # A tie worth a point each can take both players past the target: 4-4, a tie, 5-5,
+        # then a win: 6-5 is a real final score; level scores are not.
+        ({"tapa_tie": "one_each"}, (6, 5), 201),
+        ({"tapa_tie": "one_each"}, (5, 5), 400),
+        ({"tapa_tie": "one_each"}, (9, 5), 400),
+        ({}, (6, 5), 400),
+        # With the cube a doubled triple (or a higher cube) can end a match far past the target.
+        ({"cube": "all_games"}, (4 + 3 * 4, 2), 201),
+        ({}, (4 + 3 * 4, 2), 400),
+    ],
+)
+def test_the_match_options_decide_which_final_scores_are_possible(
+    alice, bob, organiser, client_for, options, score, status
+):
+    match = MatchFactory(player_one=alice, player_two=bob, organiser=organiser, options=options)
+    body = {"scope": "match", "score_one": score[0], "score_two": score[1]}
+    response = client_for(organiser).post(results_url(match), body, format="json")
+    assert response.status_code == status, response.json()
+
+
 def test_game_fields_and_scores_do_not_mix(otb_match, alice, client_for):
     body = {"winner": alice.pk, "points": 1, "score_one": 1, "score_two": 0}
     response = client_for(alice).post(results_url(otb_match), body, format="json")

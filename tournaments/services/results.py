@@ -12,7 +12,7 @@ from django.utils import timezone
 from common.errors import ConflictError, InvalidRequestError
 from games import selectors as games_selectors
 from games import services as games_services
-from games.engine import InvalidScoreError, final_score_winner
+from games.engine import InvalidScoreError, Options, final_score_winner
 from games.models import Game, Match
 from games.selectors import User
 from games.services.ratings import ratings_enqueue
@@ -137,7 +137,8 @@ def _check_final_score(
     length = row.match.target_score if row.match else row.match_length or tournament.match_length
     text = f"{score[0]}-{score[1]}"
     try:
-        side = final_score_winner(score, length)
+        rules = Options.from_json(row.match.options if row.match else tournament.options)
+        side = final_score_winner(score, length, options=rules)
     except InvalidScoreError as error:
         raise InvalidRequestError(f"cannot correct {row.key} to {text}: {error}") from error
     champion = (row.entry_one_id, row.entry_two_id)[side]
