@@ -40,9 +40,12 @@ User = AbstractBaseUser | AnonymousUser
 def challenged_player(match: Match) -> Player | None:
     """The player a challenge was sent to: the one of the two who did not create the match
     (None when staff, a tournament or an import created it)."""
-    if match.created_by_id == match.player_one.user_id:
+    creator = match.created_by_id
+    if creator is None:  # a player without an account has no user id to match either
+        return None
+    if creator == match.player_one.user_id:
         return match.player_two
-    if match.created_by_id == match.player_two.user_id:
+    if creator == match.player_two.user_id:
         return match.player_one
     return None
 
