@@ -412,7 +412,18 @@ class MatchSerializer(serializers.ModelSerializer):
 
 
 class ResultReportSerializer(serializers.ModelSerializer):
+    """A report names players by player id (``reporter``, ``starter``, ``winner``); the users
+    behind it are ``reporter_username`` and ``responded_by`` (a user id: the opponent who
+    answered, or the organiser who overrode)."""
+
     record = serializers.JSONField(allow_null=True)
+    reporter = serializers.SerializerMethodField(
+        help_text="player id of who reported; null when an organiser without a player record "
+        "reported (the organiser's report counts at once)"
+    )
+    reporter_username = serializers.CharField(
+        source="reporter.username", read_only=True, help_text="the account that reported"
+    )
 
     class Meta:
         model = ResultReport
@@ -422,6 +433,7 @@ class ResultReportSerializer(serializers.ModelSerializer):
             "scope",
             "game_number",
             "reporter",
+            "reporter_username",
             "starter",
             "winner",
             "kind",
@@ -436,6 +448,18 @@ class ResultReportSerializer(serializers.ModelSerializer):
             "game",
             "created_at",
         ]
+        extra_kwargs = {
+            "starter": {"help_text": "player id of who played white (started the game)"},
+            "winner": {"help_text": "player id; null for a tie"},
+            "responded_by": {"help_text": "user id of who confirmed, disputed or overrode"},
+        }
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_reporter(self, report: ResultReport) -> int | None:
+        try:
+            return report.reporter.player.pk
+        except Player.DoesNotExist:  # the reporter has no player record
+            return None
 
 
 class DiceProofSerializer(serializers.Serializer):

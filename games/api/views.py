@@ -274,7 +274,7 @@ class DiceProofView(APIView):
 class ResultListCreateView(WriteView):
     @extend_schema(responses={200: s.ResultReportSerializer(many=True), **errors(404)})
     def get(self, request: Request, pk: int) -> Response:
-        reports = visible_match(request, pk).reports.all()
+        reports = visible_match(request, pk).reports.select_related("reporter__player")
         return Response(s.ResultReportSerializer(reports, many=True).data)
 
     @extend_schema(
