@@ -1,7 +1,7 @@
-"""Players, their clubs and their per-variant ratings.
+"""Players, their clubs, their per-variant ratings and the codes that let a user claim a player.
 
-The tables keep the names they had when these models lived in tournaments (``db_table``), so
-moving them here changed no table (players/migrations/0001_initial.py)."""
+The tables of the first three keep the names they had when these models lived in tournaments
+(``db_table``), so moving them here changed no table (players/migrations/0001_initial.py)."""
 
 from django.conf import settings
 from django.db import models
@@ -89,3 +89,22 @@ class VariantRating(models.Model):
     def __str__(self) -> str:
         return f"{self.player_id} {self.variant}: {self.rating:.1f}"
 
+
+class ClaimCode(models.Model):
+    """A one-time code an organiser hands to a player without an account, so that the player's
+    own user can take the record over (players.services.player_claim). Only the SHA-256 of the
+    code is stored; a player has at most one code at a time."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claim_codes")
+    code_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"claim code for player {self.player_id}"
