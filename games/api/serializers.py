@@ -474,3 +474,38 @@ class DiceProofSerializer(serializers.Serializer):
     derivation = serializers.CharField()
     verified = serializers.BooleanField(allow_null=True)
     problems = serializers.ListField(child=serializers.CharField())
+
+
+class AwaitingSerializer(serializers.Serializer):
+    match = serializers.IntegerField(source="match.pk")
+    reason = serializers.ChoiceField(
+        choices=selectors.AWAITING_REASONS,
+        help_text="accept_challenge: accept or decline the match; turn: roll or play in "
+        "`game`; answer_double: take or drop in `game`; confirm_result: confirm or dispute "
+        "`report`",
+    )
+    game = serializers.IntegerField(source="game.pk", allow_null=True, default=None)
+    report = serializers.IntegerField(source="report.pk", allow_null=True, default=None)
+    opponent = serializers.SerializerMethodField()
+
+    @extend_schema_field(PlayerRefSerializer)
+    def get_opponent(self, item: selectors.Awaiting) -> dict[str, Any]:
+        match = item.match
+        player = self.context["player"]
+        other = match.player_two if match.player_one_id == player.pk else match.player_one
+        return PlayerRefSerializer(other).data
+
+
+class MeSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="user.pk")
+    username = serializers.CharField(source="user.username")
+    player = PlayerRefSerializer(allow_null=True, help_text="null: you have no player record")
+    may_enter_players = serializers.BooleanField(
+        help_text="you may enter players without accounts and hand out their claim codes"
+    )
+    awaiting = serializers.SerializerMethodField(help_text="the matches waiting for you to act")
+
+    @extend_schema_field(AwaitingSerializer(many=True))
+    def get_awaiting(self, desk: selectors.Desk) -> list[dict[str, Any]]:
+        context = {"player": desk.player}
+        return AwaitingSerializer(desk.awaiting, many=True, context=context).data
