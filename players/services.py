@@ -60,7 +60,8 @@ def player_create_many(*, user: User, rows: Sequence[NewPlayer]) -> list[Player]
     that of an existing player of the same club (or, without a club, of a player of no club),
     or of an earlier row for that club, is refused with 409 naming the row ("players[2]",
     counted from 0) and the existing player, unless the row says ``allow_duplicate``: two
-    people may share a name, but one person entered twice would play with two ratings."""
+    people may share a name, but one person entered twice would play with two ratings
+    (docs/decisions.md D25)."""
     return _enter(user, rows, listed=True)
 
 
@@ -164,7 +165,8 @@ def claim_code_create(*, user: User, player: Player) -> IssuedClaimCode:
 
 def player_claim(*, user: User, code: str) -> Player:
     """``user`` (logged in, with no player yet) redeems a claim code: the player becomes theirs
-    and the code is used up. A wrong or expired code is a 400 that does not say which."""
+    and the code is used up. Decision: a wrong or expired code is a 400 that does not say which;
+    a user with a player, or a player with an account, is a 409 (docs/decisions.md D26)."""
     if not getattr(user, "is_authenticated", False):
         raise NotAllowedError("log in to claim a player")
     with transaction.atomic():
