@@ -37,9 +37,7 @@ def test_a_tournament_of_players_without_accounts_runs_to_its_standings(org_api,
 def test_an_anonymous_user_cannot_register_a_player_without_an_account(club_players):
     tournament = TournamentFactory()
     with pytest.raises(NotAllowedError):
-        services.entry_register(
-            tournament=tournament, user=AnonymousUser(), player=club_players[0]
-        )
+        services.entry_register(tournament=tournament, user=AnonymousUser(), player=club_players[0])
 
 
 def test_an_anonymous_user_cannot_withdraw_or_check_in_a_player_without_an_account(
