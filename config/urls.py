@@ -29,6 +29,7 @@ urlpatterns = [
     # their style-src allows inline styles, for drf-spectacular's <style> block.
     path("api/docs/", docs_view, name="docs"),
     path("api/v1/auth/token/", TokenView.as_view(), name="auth-token"),
+    path("api/v1/", include("players.api.urls", namespace="players")),
     path("api/v1/", include("games.api.urls", namespace="games")),
     path("api/v1/", include("tournaments.api.urls", namespace="tournaments")),
     path("accounts/login/", LoginView.as_view(), name="login"),

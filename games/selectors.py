@@ -5,10 +5,10 @@ JSON-lines export sits with its import in games/services/exchange.py."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
 from games import dice, replay
@@ -28,21 +28,22 @@ from games.engine.cube import may_double as engine_may_double
 from games.engine.cube import points_before_cube
 from games.exports.events import event_and_round
 from games.exports.jellyfish import GameRecord, MatchRecord, TurnRecord, to_mat
-from games.models import Game, Match, Turn
+from games.models import Game, Match, ResultReport, Turn
 from games.prepared import PreparedGet
 from games.state import game_cube, game_position, match_options
 from players.models import Player
-from players.selectors import player_for
-
-User = AbstractBaseUser | AnonymousUser
+from players.selectors import User, may_enter_players, player_for
 
 
 def challenged_player(match: Match) -> Player | None:
     """The player a challenge was sent to: the one of the two who did not create the match
     (None when staff, a tournament or an import created it)."""
-    if match.created_by_id == match.player_one.user_id:
+    creator = match.created_by_id
+    if creator is None:  # a player without an account has no user id to match either
+        return None
+    if creator == match.player_one.user_id:
         return match.player_two
-    if match.created_by_id == match.player_two.user_id:
+    if creator == match.player_two.user_id:
         return match.player_one
     return None
 
@@ -133,6 +134,65 @@ def game_player_for(game: Game, user: User) -> Player | None:
         if getattr(user, "is_authenticated", False) and player.user_id == user.pk:
             return player
     return player_for(user)
+
+
+AWAITING_REASONS = ["accept_challenge", "turn", "answer_double", "confirm_result"]
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    """A match waiting for a player, and why: "accept_challenge" (accept or decline it),
+    "turn" (roll or play in ``game``), "answer_double" (take or drop in ``game``) or
+    "confirm_result" (confirm or dispute ``report``)."""
+
+    match: Match
+    reason: str
+    game: Game | None = None
+    report: ResultReport | None = None
+
+
+@dataclass(frozen=True)
+class Desk:
+    """What GET /me/ shows a user: who they are and what waits for them."""
+
+    user: Any
+    player: Player | None
+    may_enter_players: bool
+    awaiting: list[Awaiting]
+
+
+def desk_for(user: User) -> Desk:
+    player = player_for(user)
+    awaiting = matches_awaiting(player) if player is not None else []
+    return Desk(user, player, may_enter_players(user), awaiting)
+
+
+def matches_awaiting(player: Player) -> list[Awaiting]:
+    """The matches waiting for ``player`` to act, oldest match first: challenges sent to them,
+    online games where they are to move or to answer a double, and results their opponent
+    reported for them to confirm or dispute."""
+    mine = Q(player_one=player) | Q(player_two=player)
+    invited = Match.objects.select_related("player_one", "player_two").filter(
+        mine, status=Match.Status.INVITED
+    )
+    waiting = [Awaiting(m, "accept_challenge") for m in invited if challenged_player(m) == player]
+    games = Game.objects.select_related("match__player_one", "match__player_two", "white", "black")
+    for game in games.filter(
+        Q(white=player) | Q(black=player),
+        status=Game.Status.IN_PROGRESS,
+        match__status=Match.Status.IN_PROGRESS,
+    ):
+        if player_to_move(game) == player:
+            reason = "answer_double" if game.cube_offered_by else "turn"
+            waiting.append(Awaiting(game.match, reason, game=game))
+    reports = ResultReport.objects.select_related("match__player_one", "match__player_two")
+    for report in reports.filter(
+        Q(match__player_one=player) | Q(match__player_two=player),
+        status=ResultReport.Status.PENDING,
+        match__status=Match.Status.IN_PROGRESS,
+    ).exclude(reporter_id=player.user_id):
+        waiting.append(Awaiting(report.match, "confirm_result", report=report))
+    return sorted(waiting, key=lambda item: item.match.pk)
 
 
 def current_game(match: Match) -> Game | None:

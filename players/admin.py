@@ -3,6 +3,8 @@ ratings service computes them)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
@@ -40,12 +42,19 @@ class VariantRatingInline(admin.TabularInline):
 @admin.register(Player)
 class PlayerAdmin(AuditedAdmin):
     list_display = ["display_name", "user", "club", "country", "rating", "rating_games"]
-    list_filter = ["club", "country"]
+    # "user: empty" lists the players without an account.
+    list_filter = ["club", "country", ("user", admin.EmptyFieldListFilter)]
     search_fields = ["display_name", "user__username"]
     autocomplete_fields = ["user", "club"]
+    list_select_related = ["user", "club"]
     # Ratings are recomputed from every result by games.services.ratings.
-    readonly_fields = ["rating", "rating_games", "created_at"]
+    readonly_fields = ["rating", "rating_games", "created_at", "created_by"]
     inlines = [VariantRatingInline]
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(VariantRating)

@@ -1,7 +1,7 @@
-"""Players, their clubs and their per-variant ratings.
+"""Players, their clubs, their per-variant ratings and the codes that let a user claim a player.
 
-The tables keep the names they had when these models lived in tournaments (``db_table``), so
-moving them here changed no table (players/migrations/0001_initial.py)."""
+The tables of the first three keep the names they had when these models lived in tournaments
+(``db_table``), so moving them here changed no table (players/migrations/0001_initial.py)."""
 
 from django.conf import settings
 from django.db import models
@@ -22,10 +22,16 @@ class Club(models.Model):
 
 
 class Player(models.Model):
-    """A person who plays matches; linked one-to-one to a Django user."""
+    """A person who plays matches. Most club players never log in: ``user`` is their account
+    when they have one (to play online, answer challenges and confirm results themselves), else
+    null, and an organiser acts for them. Deleting the account keeps the player and results."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
     )
     display_name = models.CharField(max_length=80)
     club = models.ForeignKey(
@@ -37,6 +43,15 @@ class Player(models.Model):
     rating = models.FloatField(default=1500.0)
     rating_games = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who entered the player (an organiser through the API, or staff in the admin); null for
+    # players from before this was recorded and for those created by a command.
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         db_table = "tournaments_player"
@@ -44,6 +59,15 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.display_name
+
+    @property
+    def has_account(self) -> bool:
+        return self.user_id is not None
+
+    def belongs_to(self, user: object) -> bool:
+        """Whether ``user`` is this player's account (never for a player without one, nor for
+        an anonymous user)."""
+        return self.user_id is not None and self.user_id == getattr(user, "pk", None)
 
 
 class VariantRating(models.Model):
@@ -64,3 +88,23 @@ class VariantRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.variant}: {self.rating:.1f}"
+
+
+class ClaimCode(models.Model):
+    """A one-time code an organiser hands to a player without an account, so that the player's
+    own user can take the record over (players.services.player_claim). Only the SHA-256 of the
+    code is stored; a player has at most one code at a time."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claim_codes")
+    code_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"claim code for player {self.player_id}"

@@ -1,14 +1,57 @@
-"""Selectors: read-only queries about players."""
+"""Selectors: read-only queries about players, and who may enter them."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import QuerySet
 
-from players.models import Player
+from players.models import Club, Player
+
+# The acting user of a request or a service call, logged in or not (games and tournaments use it).
+User = AbstractBaseUser | AnonymousUser
+
+# The Django permission that makes a user an organiser of players: Django's own "add" permission
+# of Player ("Can add player"), which staff give in the admin, e.g. through a group.
+ENTER_PLAYERS_PERMISSION = "players.add_player"
 
 
-def player_for(user: AbstractBaseUser | AnonymousUser) -> Player | None:
+def player_for(user: User) -> Player | None:
     """The Player profile of ``user``, or None (anonymous, or no profile)."""
     if not getattr(user, "is_authenticated", False):
         return None
     return Player.objects.filter(user=user).first()
+
+
+def may_enter_players(user: User) -> bool:
+    """Whether ``user`` organises players: enters players who have no account and hands out
+    their claim codes. Staff, and the users staff gave ``players.add_player``."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(getattr(user, "is_staff", False) or user.has_perm(ENTER_PLAYERS_PERMISSION))
+
+
+def player_list() -> QuerySet[Player]:
+    """Every player with their club, in name order (the list's filters narrow it down)."""
+    return Player.objects.select_related("club")
+
+
+def name_key(display_name: str) -> str:
+    """The form of a name that two entries of the same person share: spaces at the ends and
+    repeated inside ignored, letter case ignored (``casefold``, so any alphabet).
+
+    >>> name_key("  Ana   PETROVSKA ") == name_key("ana petrovska")
+    True
+    """
+    return " ".join(display_name.split()).casefold()
+
+
+def player_namesakes(*, club: Club | None, names: set[str]) -> dict[str, Player]:
+    """The existing players of ``club`` (None: of no club) whose ``name_key`` is one of
+    ``names``, by that key (the lowest id when several share one). The names are compared in
+    Python, not by the database: SQLite folds the case of ASCII letters only."""
+    found: dict[str, Player] = {}
+    for player in Player.objects.filter(club=club).order_by("-id").only("id", "display_name"):
+        key = name_key(player.display_name)
+        if key in names:
+            found[key] = player
+    return found

@@ -211,6 +211,7 @@ SPECTACULAR_SETTINGS = {
         "TurnKindEnum": "games.models.Turn.Kind",
         "ResultKindEnum": "games.models.RESULT_KINDS",
         "SeedMethodEnum": "tournaments.models.Tournament.SeedMethod",
+        "AwaitingReasonEnum": "games.selectors.AWAITING_REASONS",
     },
 }
 

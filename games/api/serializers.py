@@ -412,7 +412,18 @@ class MatchSerializer(serializers.ModelSerializer):
 
 
 class ResultReportSerializer(serializers.ModelSerializer):
+    """A report names players by player id (``reporter``, ``starter``, ``winner``); the users
+    behind it are ``reporter_username`` and ``responded_by`` (a user id: the opponent who
+    answered, or the organiser who overrode)."""
+
     record = serializers.JSONField(allow_null=True)
+    reporter = serializers.SerializerMethodField(
+        help_text="player id of who reported; null when an organiser without a player record "
+        "reported (the organiser's report counts at once)"
+    )
+    reporter_username = serializers.CharField(
+        source="reporter.username", read_only=True, help_text="the account that reported"
+    )
 
     class Meta:
         model = ResultReport
@@ -422,6 +433,7 @@ class ResultReportSerializer(serializers.ModelSerializer):
             "scope",
             "game_number",
             "reporter",
+            "reporter_username",
             "starter",
             "winner",
             "kind",
@@ -436,6 +448,18 @@ class ResultReportSerializer(serializers.ModelSerializer):
             "game",
             "created_at",
         ]
+        extra_kwargs = {
+            "starter": {"help_text": "player id of who played white (started the game)"},
+            "winner": {"help_text": "player id; null for a tie"},
+            "responded_by": {"help_text": "user id of who confirmed, disputed or overrode"},
+        }
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_reporter(self, report: ResultReport) -> int | None:
+        try:
+            return report.reporter.player.pk
+        except Player.DoesNotExist:  # the reporter has no player record
+            return None
 
 
 class DiceProofSerializer(serializers.Serializer):
@@ -450,3 +474,38 @@ class DiceProofSerializer(serializers.Serializer):
     derivation = serializers.CharField()
     verified = serializers.BooleanField(allow_null=True)
     problems = serializers.ListField(child=serializers.CharField())
+
+
+class AwaitingSerializer(serializers.Serializer):
+    match = serializers.IntegerField(source="match.pk")
+    reason = serializers.ChoiceField(
+        choices=selectors.AWAITING_REASONS,
+        help_text="accept_challenge: accept or decline the match; turn: roll or play in "
+        "`game`; answer_double: take or drop in `game`; confirm_result: confirm or dispute "
+        "`report`",
+    )
+    game = serializers.IntegerField(source="game.pk", allow_null=True, default=None)
+    report = serializers.IntegerField(source="report.pk", allow_null=True, default=None)
+    opponent = serializers.SerializerMethodField()
+
+    @extend_schema_field(PlayerRefSerializer)
+    def get_opponent(self, item: selectors.Awaiting) -> dict[str, Any]:
+        match = item.match
+        player = self.context["player"]
+        other = match.player_two if match.player_one_id == player.pk else match.player_one
+        return PlayerRefSerializer(other).data
+
+
+class MeSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="user.pk")
+    username = serializers.CharField(source="user.username")
+    player = PlayerRefSerializer(allow_null=True, help_text="null: you have no player record")
+    may_enter_players = serializers.BooleanField(
+        help_text="you may enter players without accounts and hand out their claim codes"
+    )
+    awaiting = serializers.SerializerMethodField(help_text="the matches waiting for you to act")
+
+    @extend_schema_field(AwaitingSerializer(many=True))
+    def get_awaiting(self, desk: selectors.Desk) -> list[dict[str, Any]]:
+        context = {"player": desk.player}
+        return AwaitingSerializer(desk.awaiting, many=True, context=context).data

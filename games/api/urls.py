@@ -39,4 +39,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:pk>/take/", views.CubeTakeView.as_view(), name="cube-take"),
     path("games/<int:pk>/drop/", views.CubeDropView.as_view(), name="cube-drop"),
     path("games/<int:pk>/dice-proof/", views.DiceProofView.as_view(), name="dice-proof"),
+    path("me/", views.MeView.as_view(), name="me"),
 ]

@@ -12,6 +12,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -274,7 +275,7 @@ class DiceProofView(APIView):
 class ResultListCreateView(WriteView):
     @extend_schema(responses={200: s.ResultReportSerializer(many=True), **errors(404)})
     def get(self, request: Request, pk: int) -> Response:
-        reports = visible_match(request, pk).reports.all()
+        reports = visible_match(request, pk).reports.select_related("reporter__player")
         return Response(s.ResultReportSerializer(reports, many=True).data)
 
     @extend_schema(
@@ -323,3 +324,15 @@ class ResultOverrideView(WriteView):
         data = validated(s.ResultInputSerializer, request)
         report = services.result_override(report=report, user=request.user, **data)
         return Response(s.ResultReportSerializer(report).data)
+
+
+# --- the logged-in user -----------------------------------------------------------------------
+
+
+class MeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: s.MeSerializer, **errors(401, 403)})
+    def get(self, request: Request) -> Response:
+        """Who you are (your user and player) and the matches waiting for you to act."""
+        return Response(s.MeSerializer(selectors.desk_for(request.user)).data)

@@ -87,7 +87,8 @@ def match_propose(
 
     * staff may create a match between any two players; it starts at once and is rated;
     * a player may challenge an opponent: the match waits (status "invited", unrated) until the
-      opponent accepts, and only then starts and counts (``match_accept``);
+      opponent accepts, and only then starts and counts (``match_accept``); an opponent
+      without an account could never accept, so challenging one is refused (409);
     * nobody else may: a tournament's matches are created by the tournament itself.
 
     Only staff may set ``tournament_slot`` (the label that files a match under a tournament).
@@ -113,6 +114,12 @@ def match_propose(
         )
     if tournament_slot:
         raise NotAllowedError("only staff may file a match under a tournament_slot")
+    opponent = player_two if player.pk == player_one.pk else player_one
+    if opponent.user_id is None:
+        raise ConflictError(
+            f"player {opponent.pk} has no account, so cannot accept a challenge; an organiser "
+            "enters matches against players without an account"
+        )
     return match_create(
         creator=user,
         player_one=player_one,

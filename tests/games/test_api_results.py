@@ -84,6 +84,35 @@ def test_an_organisers_report_counts_at_once(otb_match, alice, organiser, client
     assert created["status"] == "confirmed"
 
 
+def test_a_report_names_its_reporter_by_player_id_and_username(otb_match, alice, bob, client_for):
+    created = report(client_for(alice), otb_match, winner=bob.pk, points=1)
+    assert (created["reporter"], created["reporter_username"]) == (alice.pk, "alice")
+    assert (created["winner"], created["responded_by"]) == (bob.pk, None)
+    confirmed = client_for(bob).post(report_url("confirm", created["id"], otb_match)).json()
+    assert confirmed["reporter"] == alice.pk and confirmed["responded_by"] == bob.user.pk
+
+
+def test_an_organiser_without_a_player_reports_with_a_null_reporter(
+    otb_match, alice, organiser, client_for
+):
+    created = report(client_for(organiser), otb_match, winner=alice.pk, points=1)
+    assert (created["reporter"], created["reporter_username"]) == (None, "organiser")
+
+
+def test_the_report_list_names_reporters_in_one_query(
+    otb_match, alice, bob, organiser, client_for, django_assert_max_num_queries
+):
+    first = report(client_for(organiser), otb_match, winner=alice.pk, points=1)
+    second = report(client_for(bob), otb_match, winner=bob.pk, points=1)
+    client = client_for(alice)
+    with django_assert_max_num_queries(3):  # the match, the reports with their reporters
+        listed = client.get(results_url(otb_match)).json()
+    assert [(r["id"], r["reporter"], r["reporter_username"]) for r in listed] == [
+        (first["id"], None, "organiser"),
+        (second["id"], bob.pk, "bob"),
+    ]
+
+
 def test_strangers_may_not_report_or_confirm(otb_match, alice, client_for):
     stranger = client_for(UserFactory())
     response = stranger.post(results_url(otb_match), {"winner": alice.pk, "points": 1})

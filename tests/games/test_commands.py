@@ -3,6 +3,7 @@
 import random
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import CommandError
 
 from games.demo import game_play_random
@@ -42,6 +43,10 @@ def test_demo_setup_is_idempotent():
     assert "demo already loaded" in run("demo_setup")
     assert (Player.objects.count(), Match.objects.count(), Game.objects.count()) == counts
     assert "all match their replay" in run("verify_games")
+    # The demo organiser runs rated tournaments and enters players without accounts.
+    organiser = get_user_model().objects.get(username="organiser")
+    assert organiser.has_perm("tournaments.run_rated_tournament")
+    assert organiser.has_perm("players.add_player")
 
 
 def test_match_export_and_import_commands_round_trip(game, tmp_path, alice, bob):

@@ -83,6 +83,7 @@ def world(db) -> dict[str, int]:
     entry = EntryFactory(tournament=tournament)
     return {
         "user": staff.pk,
+        "players": one.pk,
         "matches": otb.pk,
         "games": online.games.get(number=1).pk,
         "tournaments": tournament.pk,

@@ -158,7 +158,7 @@ def entry_register(
     paired are missed rounds worth ``late_bye_points`` (organisers only; default 0): not
     byes, so the entrant may still get the pairing bye (docs/decisions.md D24)."""
     is_organiser = selectors.is_organiser(user, tournament)
-    if not is_organiser and player.user_id != user.pk:
+    if not is_organiser and not player.belongs_to(user):
         raise NotAllowedError("players register themselves; organisers may register anyone")
     with transaction.atomic(), set_actor(user):
         tournament = locked(tournament)
@@ -241,7 +241,7 @@ def entry_withdraw(*, entry: Entry, user: User) -> Entry:
 
 
 def _check_self_or_organiser(entry: Entry, user: User) -> None:
-    if entry.player.user_id != user.pk and not selectors.is_organiser(user, entry.tournament):
+    if not entry.player.belongs_to(user) and not selectors.is_organiser(user, entry.tournament):
         raise NotAllowedError("only the player and the organisers may do this")
 
 

@@ -65,9 +65,13 @@ class Command(BaseCommand):
         return player
 
     def _rated_organisers(self) -> Group:
-        """The group staff put a club's trusted organisers in: they run rated tournaments."""
+        """The group staff put a club's trusted organisers in: they run rated tournaments and
+        enter players without accounts (and hand out the codes to claim them)."""
         group, _ = Group.objects.get_or_create(name=RATED_ORGANISERS)
-        group.permissions.add(Permission.objects.get(codename="run_rated_tournament"))
+        group.permissions.add(
+            Permission.objects.get(codename="run_rated_tournament"),
+            Permission.objects.get(content_type__app_label="players", codename="add_player"),
+        )
         return group
 
     def _user(self, username: str) -> Any:

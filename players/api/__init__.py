@@ -1,0 +1,1 @@
+"""HTTP API for players: the list, entering players without accounts, and claiming them."""

@@ -1,0 +1,87 @@
+"""Shapes of the players API: strict inputs (unknown fields are errors) and read-only outputs."""
+
+from __future__ import annotations
+
+import re
+
+from rest_framework import serializers
+
+from common.api.serializers import StrictSerializer
+from players.models import Club, Player
+from players.services import MAX_BULK_PLAYERS
+
+COUNTRY = re.compile(r"[A-Za-z]{2}")
+
+
+class ClubRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["id", "name"]
+        read_only_fields = fields
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    club = ClubRefSerializer(read_only=True, allow_null=True)
+    experience = serializers.IntegerField(
+        source="rating_games",
+        read_only=True,
+        help_text="FIBS experience: the sum of the lengths of the rated matches played",
+    )
+    has_account = serializers.BooleanField(
+        read_only=True,
+        help_text="the player has a user account; without one, organisers act for them",
+    )
+
+    class Meta:
+        model = Player
+        fields = [
+            "id", "display_name", "club", "country", "rating", "experience", "has_account",
+            "created_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class PlayerInputSerializer(StrictSerializer):
+    display_name = serializers.CharField(max_length=80)
+    club = serializers.PrimaryKeyRelatedField(
+        queryset=Club.objects.all(), required=False, allow_null=True, default=None
+    )
+    country = serializers.CharField(
+        max_length=2, required=False, allow_blank=True, default="", help_text="ISO 3166-1 alpha-2"
+    )
+    rating = serializers.FloatField(
+        min_value=0,
+        max_value=5000,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="a starting FIBS rating; default 1500",
+    )
+    allow_duplicate = serializers.BooleanField(
+        default=False,
+        help_text="enter the player even though a player of the same club has the same name",
+    )
+
+    def validate_country(self, value: str) -> str:
+        if value and not COUNTRY.fullmatch(value):
+            raise serializers.ValidationError("expected a two-letter country code, e.g. MK")
+        return value.upper()
+
+
+class PlayerBulkInputSerializer(StrictSerializer):
+    players = PlayerInputSerializer(
+        many=True,
+        min_length=1,
+        max_length=MAX_BULK_PLAYERS,
+        help_text=f"1 to {MAX_BULK_PLAYERS} players, entered all together or not at all",
+    )
+
+
+class ClaimCodeSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player.pk")
+    code = serializers.CharField(help_text="shown once: hand it to the player")
+    expires_at = serializers.DateTimeField()
+
+
+class ClaimInputSerializer(StrictSerializer):
+    code = serializers.CharField(max_length=64, help_text='e.g. "K7QF-3MZD-9XWA-PLEH"')
