@@ -3,7 +3,7 @@
 
 from django.urls import URLPattern, path
 
-from tournaments import views
+from tournaments import desk, views
 
 app_name = "tournaments_web"
 
@@ -12,6 +12,7 @@ urlpatterns: list[URLPattern] = [
     path("<int:pk>/", views.tournament_detail, name="tournament"),
     path("<int:pk>/live/", views.tournament_live, name="tournament-live"),
     path("<int:pk>/state.json", views.tournament_state, name="tournament-state"),
+    path("<int:pk>/desk/", desk.tournament_desk, name="desk"),
 ]
 
 # The home page lists matches and tournaments: config/urls.py mounts it at the site root in the

@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.http import condition, require_safe
 
 from games import web_selectors as games_web_selectors
-from tournaments import web_selectors
+from tournaments import selectors, web_selectors
 
 
 @require_safe
@@ -34,6 +34,7 @@ def tournament_index(request: HttpRequest) -> HttpResponse:
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = tournament_context(pk)
     context["etag"] = _live_etag(request, pk)
+    context["runs_it"] = selectors.is_organiser(request.user, context["tournament"])
     return render(request, "tournaments/tournament.html", context)
 
 

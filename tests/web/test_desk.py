@@ -1,0 +1,104 @@
+"""The organiser's desk: only a tournament's organisers (and staff) reach it; its actions are
+API calls declared in the page (static/js/desk.js), and an error answer is shown, not lost."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.tournaments.factories import PlayerFactory, TournamentFactory, UserFactory
+from tests.web.helpers import log_in
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cup(db):
+    organiser = UserFactory(username="desk-organiser")
+    tournament = TournamentFactory(
+        name="Desk Cup", created_by=organiser, status="registration", format="single_elimination"
+    )
+    for i in range(1, 4):
+        player = PlayerFactory(display_name=f"D{i}", rating=1700.0 - i)
+        tournament.entries.create(player=player)
+    return tournament
+
+
+def desk_url(tournament, tab=None) -> str:
+    url = reverse("tournaments_web:desk", kwargs={"pk": tournament.pk})
+    return f"{url}?tab={tab}" if tab else url
+
+
+def test_the_desk_is_for_the_organisers_and_staff_only(cup):
+    anonymous = Client().get(desk_url(cup))
+    assert anonymous.status_code == 302 and "/accounts/login/" in anonymous["Location"]
+
+    player = Client()
+    player.force_login(cup.entries.first().player.user)
+    assert player.get(desk_url(cup)).status_code == 403
+
+    stranger = Client()
+    stranger.force_login(UserFactory(username="somebody"))
+    assert stranger.get(desk_url(cup)).status_code == 403
+
+    for user in (cup.created_by, UserFactory(username="staff", is_staff=True)):
+        client = Client()
+        client.force_login(user)
+        response = client.get(desk_url(cup))
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert "D1" in html and "Start the tournament" in html
+
+    co_organiser = UserFactory(username="co")
+    cup.organisers.add(co_organiser)
+    client = Client()
+    client.force_login(co_organiser)
+    assert client.get(desk_url(cup)).status_code == 200
+
+
+def test_the_tournament_page_links_the_desk_for_its_organisers_only(cup):
+    page = reverse("tournaments_web:tournament", kwargs={"pk": cup.pk})
+    organiser = Client()
+    organiser.force_login(cup.created_by)
+    assert desk_url(cup) in organiser.get(page).content.decode()
+    player = Client()
+    player.force_login(cup.entries.first().player.user)
+    assert desk_url(cup) not in player.get(page).content.decode()
+    assert desk_url(cup) not in Client().get(page).content.decode()
+
+
+def test_an_unknown_tournament_is_404(cup):
+    client = Client()
+    client.force_login(cup.created_by)
+    assert client.get(reverse("tournaments_web:desk", kwargs={"pk": 999_999})).status_code == 404
+
+
+def test_desk_actions_call_the_api_and_show_its_errors(cup, live_server, new_page):
+    page, console = new_page()
+    cup.created_by.set_password("password")
+    cup.created_by.save()
+    path = desk_url(cup)
+    log_in(page, live_server.url, cup.created_by.username, path)
+    page.on("dialog", lambda dialog: dialog.accept())
+
+    entry = cup.entries.order_by("pk").first()
+    page.locator(f'tr[data-entry="{entry.pk}"]').get_by_role("button", name="Check in").click()
+    page.wait_for_selector(f'tr[data-entry="{entry.pk}"] >> text=checked in')
+    entry.refresh_from_db()
+    assert entry.checked_in
+
+    page.get_by_role("button", name="Close registration").click()
+    page.wait_for_selector("text=Registration is closed.")
+    cup.refresh_from_db()
+    assert cup.registration_open is False
+
+    for other in cup.entries.exclude(pk=entry.pk):  # one entry left: the start is refused
+        page.locator(f'tr[data-entry="{other.pk}"]').get_by_role("button", name="Withdraw").click()
+        page.wait_for_selector(f'tr[data-entry="{other.pk}"].muted')
+    page.get_by_role("button", name="Start the tournament").click()
+    error = page.locator("[data-error]:not([hidden])")
+    error.wait_for()
+    assert "at least 2 entries" in error.inner_text()
+    cup.refresh_from_db()
+    assert cup.status == "registration"
+    # The refused start is the only error the browser saw (it logs every 4xx answer).
+    assert [e for e in console.errors if "409 (Conflict)" not in e] == []
