@@ -203,6 +203,8 @@ def _log_row(game: Game, turn: Turn, cube: Cube) -> dict[str, Any]:
         "pending": turn.kind == Turn.Kind.PENDING,
         "cube": str(turn.kind) if is_cube else "",
         "moves": moves,
+        # One item per move, so the log wraps between moves and never inside one.
+        "move_list": [] if is_cube else list(turn.moves) or [_("pass")],
     }
 
 
