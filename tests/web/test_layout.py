@@ -1,15 +1,20 @@
-"""What only a browser shows, measured with the elements' boxes at phone size (390x844): a
-play in the move log kept on one line. Screenshots: tests/artifacts/layout-*.png."""
+"""What only a browser shows, measured with the elements' boxes at desktop (1280x800) and
+phone (390x844) size: bracket names clear of their scores, a play in the move log kept on one
+line. Screenshots: tests/artifacts/layout-*.png."""
 
 import pytest
 
 from games.engine import legal_plays, start_position
 from games.models import Match, Turn
 from tests.games.factories import MatchFactory, PlayerFactory
+from tests.tournaments.conftest import Api
+from tests.tournaments.factories import UserFactory
+from tests.tournaments.helpers import play_all, tournament_running
 from tests.web.positions import game_with_position
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+DESKTOP = (1280, 800)
 PHONE = (390, 844)
 NAMES = ("Konstantin Dimitrovski", "Aleksandra Hristovska")
 
@@ -25,6 +30,57 @@ PLAY_BOXES = """() => Array.from(document.querySelectorAll(".move-log .moves")).
     lines: tops.size,
   };
 })"""
+
+
+# For every player of a bracket with a score: the room between the end of the name as drawn
+# (clipped to its box where the name hides its overflow) and the start of the score.
+NAME_GAPS = """() => Array.from(document.querySelectorAll(".bracket-player")).flatMap(player => {
+  const name = player.querySelector(".name"), score = player.querySelector(".pts");
+  if (!name || !score || !score.textContent.trim()) return [];
+  const text = document.createRange();
+  text.selectNodeContents(name);
+  const clipped = getComputedStyle(name).overflowX !== "visible";
+  const end = clipped
+    ? Math.min(text.getBoundingClientRect().right, name.getBoundingClientRect().right)
+    : text.getBoundingClientRect().right;
+  return [{
+    name: name.textContent,
+    winner: player.classList.contains("winner"),
+    gap: Math.round(score.getBoundingClientRect().left - end),
+  }];
+})"""
+
+
+@pytest.fixture
+def long_named_cup(django_capture_on_commit_callbacks) -> int:
+    """A played 4-player single elimination whose names are long, one of them a single word."""
+    names = [
+        "Vesna Trajkovska",
+        "Aleksandra Hristovska-Stojanovska",
+        "Konstantinopolitanski",
+        "Ana",
+    ]
+    players = [
+        PlayerFactory(display_name=name, rating=1800.0 - 20 * i) for i, name in enumerate(names)
+    ]
+    api = Api(UserFactory(username="organiser"), django_capture_on_commit_callbacks)
+    pk = tournament_running(api, players, format="single_elimination")["id"]
+    play_all(api, pk)
+    return pk
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_bracket_names_never_run_into_their_scores(
+    live_server, new_page, long_named_cup, size, artifacts
+):
+    page, console = new_page(*size)
+    page.goto(f"{live_server.url}/tournaments/{long_named_cup}/")
+    name = f"layout-bracket-{size[0]}.png"
+    page.locator("#bracket").screenshot(path=str(artifacts / name))
+    gaps = page.evaluate(NAME_GAPS)
+    assert len(gaps) == 6 and sum(row["winner"] for row in gaps) == 3
+    assert [row for row in gaps if row["gap"] < 4] == []
+    assert console.errors == []
 
 
 def test_a_doubles_play_stays_on_one_line_in_the_move_log(live_server, new_page, artifacts):
