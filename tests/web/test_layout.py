@@ -1,6 +1,7 @@
 """What only a browser shows, measured with the elements' boxes at desktop (1280x800) and
-phone (390x844) size: bracket names clear of their scores, a play in the move log kept on one
-line. Screenshots: tests/artifacts/layout-*.png."""
+phone (390x844) size: bracket names clear of their scores, the cue that a bracket wider than
+the screen scrolls, a play in the move log kept on one line. Screenshots:
+tests/artifacts/layout-*.png."""
 
 import pytest
 
@@ -80,6 +81,67 @@ def test_bracket_names_never_run_into_their_scores(
     gaps = page.evaluate(NAME_GAPS)
     assert len(gaps) == 6 and sum(row["winner"] for row in gaps) == 3
     assert [row for row in gaps if row["gap"] < 4] == []
+    assert console.errors == []
+
+
+# Each bracket section's scroll cue: the "scroll →" hint shown, and the fades at the right and
+# left edges (the section's ::after and ::before) drawn.
+SCROLL_CUES = """() => Array.from(document.querySelectorAll(".bracket-section")).map(section => {
+  const hint = section.querySelector("[data-scroll-hint]");
+  const drawn = side => {
+    const style = getComputedStyle(section, side);
+    return style.content !== "none" && style.display !== "none" && style.opacity === "1";
+  };
+  return {
+    hint: Boolean(hint && hint.checkVisibility({ visibilityProperty: true })),
+    right: drawn("::after"),
+    left: drawn("::before"),
+  };
+})"""
+
+
+def cup(capture, size: int) -> int:
+    players = [PlayerFactory(display_name=f"Player {i}", rating=1800.0 - i) for i in range(size)]
+    api = Api(UserFactory(username=f"organiser-{size}"), capture)
+    return tournament_running(api, players, format="single_elimination")["id"]
+
+
+def test_a_bracket_wider_than_a_phone_says_that_it_scrolls(
+    live_server, new_page, django_capture_on_commit_callbacks, artifacts
+):
+    eight = cup(django_capture_on_commit_callbacks, 8)  # 3 rounds
+    page, console = new_page(*PHONE)
+    page.goto(f"{live_server.url}/tournaments/{eight}/")
+    page.locator("#bracket").screenshot(path=str(artifacts / "layout-bracket-scroll-cue.png"))
+    assert page.evaluate(SCROLL_CUES) == [{"hint": True, "right": True, "left": False}]
+    page.evaluate("document.querySelector('.bracket').scrollLeft = 100")
+    page.wait_for_function(  # a function, not an expression: the page's CSP forbids eval
+        "() => document.querySelector('.bracket-section').classList.contains('overflow-left')"
+    )
+    assert page.evaluate(SCROLL_CUES)[0] == {"hint": True, "right": True, "left": True}
+    page.evaluate("document.querySelector('.bracket').scrollLeft = 10000")  # to the end
+    page.wait_for_function(
+        "() => !document.querySelector('.bracket-section').classList.contains('overflow-right')"
+    )
+    assert page.evaluate(SCROLL_CUES)[0] == {"hint": False, "right": False, "left": True}
+    page.locator("#bracket").screenshot(path=str(artifacts / "layout-bracket-scrolled.png"))
+
+    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})  # wide enough: no cue
+    page.wait_for_function(
+        "() => !document.querySelector('.bracket-section').classList.contains('overflow-left')"
+    )
+    assert page.evaluate(SCROLL_CUES) == [{"hint": False, "right": False, "left": False}]
+    assert console.errors == []
+
+
+def test_a_bracket_that_fits_a_phone_shows_no_scroll_cue(
+    live_server, new_page, django_capture_on_commit_callbacks
+):
+    two = cup(django_capture_on_commit_callbacks, 2)
+    page, console = new_page(*PHONE)
+    page.goto(f"{live_server.url}/tournaments/{two}/")
+    page.wait_for_selector(".bracket-match")
+    assert page.evaluate(SCROLL_CUES) == [{"hint": False, "right": False, "left": False}]
     assert console.errors == []
 
 
