@@ -1,4 +1,5 @@
-"""Admin bases every app's admin uses: audited writes and read-only computed rows."""
+"""Admin bases every app's admin uses: audited writes, read-only computed rows, and ratings
+shown rounded."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from auditlog.context import set_actor
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.defaultfilters import floatformat
+from django.utils.translation import gettext_lazy
 
 from common.errors import GameServiceError
 
@@ -60,3 +63,17 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+
+class RoundedRatings:
+    """``rating_shown`` and ``change_shown``, to name in ``list_display``, ``fields`` and
+    ``readonly_fields`` instead of the stored floats, which the admin would print with all
+    their decimals (1482.6794919243112): one decimal, as the rows' own names give them."""
+
+    @admin.display(description=gettext_lazy("rating"), ordering="rating")
+    def rating_shown(self, row: Any) -> str:
+        return floatformat(row.rating, 1)
+
+    @admin.display(description=gettext_lazy("change"), ordering="change")
+    def change_shown(self, row: Any) -> str:
+        return ("+" if row.change > 0 else "") + floatformat(row.change, 1)

@@ -1,5 +1,5 @@
-"""Root URL configuration: admin, health check, OpenAPI schema and docs, the v1 API, and the
-web pages (login, language switch; the namespace "web" at the root: the home page from
+"""Root URL configuration: admin, health check, favicon, OpenAPI schema and docs, the v1 API,
+and the web pages (login, language switch; the namespace "web" at the root: the home page from
 tournaments.urls and the match and player pages of games.urls)."""
 
 from csp.decorators import csp_update
@@ -8,7 +8,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from config.views import LoginView, TokenView, healthz
+from config.views import LoginView, TokenView, favicon, healthz
 from games.urls import urlpatterns as games_web_urlpatterns
 from tournaments.urls import home_urlpatterns
 
@@ -23,6 +23,7 @@ handler400 = "config.views.bad_request"  # JSON under /api/
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script from a URL of its own (?script), not
     # inline, so the docs run under the Content-Security-Policy (config/settings/base.py); only

@@ -1,13 +1,21 @@
-"""Operational views that sit outside the versioned API, and the site's 404 and 500 handlers."""
+"""Operational views that sit outside the versioned API (health check, favicon), and the site's
+404 and 500 handlers."""
 
 import math
 import sys
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
-from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    HttpResponseServerError,
+    JsonResponse,
+)
 from django.shortcuts import render
 from django.template import loader
 from django.views import defaults
@@ -41,6 +49,15 @@ def healthz(request: HttpRequest) -> JsonResponse:
         response["Retry-After"] = RETRY_AFTER_SECONDS
         return response
     return JsonResponse({"status": "ok"})
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """/favicon.ico, which browsers and feed readers ask for unprompted: a permanent redirect to
+    the site's icon, static/favicon.svg. The unhashed static URL, which stays valid across
+    deploys (the manifest storage keeps the original name beside the hashed copy), so the
+    cached redirect never points at a removed file."""
+    return HttpResponsePermanentRedirect(f"{settings.STATIC_URL}favicon.svg")
 
 
 @extend_schema(

@@ -8,7 +8,7 @@ from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
 from django.utils.translation import gettext, gettext_lazy
 
-from common.admin import ReadOnlyAdmin
+from common.admin import ReadOnlyAdmin, RoundedRatings
 from games.models import Game, Match, RatingHistory, ResultReport, Turn
 
 
@@ -64,8 +64,15 @@ class ResultReportAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingHistory)
-class RatingHistoryAdmin(ReadOnlyAdmin):
-    list_display = ["player", "variant", "sequence", "rating", "change", "match", "rated_at"]
+class RatingHistoryAdmin(RoundedRatings, ReadOnlyAdmin):
+    list_display = [
+        "player", "variant", "sequence", "rating_shown", "change_shown", "match", "rated_at",
+    ]  # fmt: skip
+    fields = [
+        "player", "match", "game", "variant", "sequence", "rating_shown", "change_shown",
+        "experience", "rated_at",
+    ]  # fmt: skip
+    readonly_fields = ["rating_shown", "change_shown"]
     list_filter = ["variant"]
     search_fields = ["player__display_name"]
     date_hierarchy = "rated_at"

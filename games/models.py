@@ -79,6 +79,7 @@ class Match(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name_plural = "matches"
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(
@@ -299,6 +300,7 @@ class RatingHistory(models.Model):
 
     class Meta:
         db_table = "tournaments_ratinghistory"
+        verbose_name_plural = "rating history"
         ordering = ["player", "variant", "sequence"]
         indexes = [models.Index(fields=["player", "variant", "sequence"])]
 

@@ -118,6 +118,8 @@ def _game_context(game: Game, you: Player | None) -> dict[str, Any]:
     plays = selectors.game_legal_plays(game) if can_play and not roll_due else []
     cube_on = selectors.match_options(game.match).cube_applies_to(game.variant)
     return {
+        # A result reported over the board without its moves: there is no position to draw.
+        "unrecorded": game.ended_by == Game.EndedBy.REPORT and not turns,
         "frame": board_frame(game.variant),
         "pieces": board_pieces(game.position, game.dice),
         "to_move": to_move,
@@ -201,6 +203,8 @@ def _log_row(game: Game, turn: Turn, cube: Cube) -> dict[str, Any]:
         "pending": turn.kind == Turn.Kind.PENDING,
         "cube": str(turn.kind) if is_cube else "",
         "moves": moves,
+        # One item per move, so the log wraps between moves and never inside one.
+        "move_list": [] if is_cube else list(turn.moves) or [_("pass")],
     }
 
 

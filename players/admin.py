@@ -10,7 +10,7 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy
 
-from common.admin import AuditedAdmin, ReadOnlyAdmin
+from common.admin import AuditedAdmin, ReadOnlyAdmin, RoundedRatings
 from players.models import Club, Player, VariantRating
 
 
@@ -28,9 +28,9 @@ class ClubAdmin(AuditedAdmin):
         return getattr(club, "player_count", 0)
 
 
-class VariantRatingInline(admin.TabularInline):
+class VariantRatingInline(RoundedRatings, admin.TabularInline):
     model = VariantRating
-    fields = ["variant", "rating", "experience", "games"]
+    fields = ["variant", "rating_shown", "experience", "games"]
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -40,15 +40,16 @@ class VariantRatingInline(admin.TabularInline):
 
 
 @admin.register(Player)
-class PlayerAdmin(AuditedAdmin):
-    list_display = ["display_name", "user", "club", "country", "rating", "rating_games"]
+class PlayerAdmin(RoundedRatings, AuditedAdmin):
+    list_display = ["display_name", "user", "club", "country", "rating_shown", "rating_games"]
     # "user: empty" lists the players without an account.
     list_filter = ["club", "country", ("user", admin.EmptyFieldListFilter)]
     search_fields = ["display_name", "user__username"]
     autocomplete_fields = ["user", "club"]
     list_select_related = ["user", "club"]
     # Ratings are recomputed from every result by games.services.ratings.
-    readonly_fields = ["rating", "rating_games", "created_at", "created_by"]
+    exclude = ["rating"]
+    readonly_fields = ["rating_shown", "rating_games", "created_at", "created_by"]
     inlines = [VariantRatingInline]
 
     def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
@@ -58,8 +59,10 @@ class PlayerAdmin(AuditedAdmin):
 
 
 @admin.register(VariantRating)
-class VariantRatingAdmin(ReadOnlyAdmin):
-    list_display = ["player", "variant", "rating", "experience", "games"]
+class VariantRatingAdmin(RoundedRatings, ReadOnlyAdmin):
+    list_display = ["player", "variant", "rating_shown", "experience", "games"]
+    fields = ["player", "variant", "rating_shown", "experience", "games"]
+    readonly_fields = ["rating_shown"]
     list_filter = ["variant"]
     search_fields = ["player__display_name"]
     list_select_related = ["player"]

@@ -134,6 +134,7 @@ class Entry(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name_plural = "entries"
         ordering = ["tournament", "seed", "id"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="entry_unique_player"),
@@ -219,6 +220,7 @@ class TournamentMatch(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name_plural = "tournament matches"
         ordering = ["tournament", "stage", "round", "section", "index"]
         constraints = [
             models.UniqueConstraint(

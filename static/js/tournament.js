@@ -3,7 +3,9 @@
 // The highlighted player and the chosen sort order are applied again after each swap.
 // Connector lines from each match to the match its winner goes to (same section only) are
 // drawn into each bracket's SVG overlay from the boxes' positions, and drawn again whenever the
-// layout may have moved: on resize, once fonts are in, and after each swap.
+// layout may have moved: on resize, once fonts are in, and after each swap. A bracket wider than
+// the screen gets its scroll cue (a fade at a clipped edge, a "scroll →" hint) at those times
+// and as it scrolls.
 (function () {
   "use strict";
   var root = document.getElementById("tournament-live");
@@ -92,13 +94,32 @@
     markConnectors();
   }
 
+  // --- scroll cues -----------------------------------------------------------------------
+
+  // A section is "overflow-right" while its bracket hides more to the right, "overflow-left"
+  // once scrolled away from the start (the stylesheet draws the cues).
+  function markOverflow() {
+    root.querySelectorAll(".bracket-section").forEach(function (section) {
+      var bracket = section.querySelector(".bracket");
+      if (!bracket) return;
+      var hidden = bracket.scrollWidth - bracket.clientWidth;
+      section.classList.toggle("overflow-left", hidden > 1 && bracket.scrollLeft > 1);
+      section.classList.toggle("overflow-right", hidden > 1 && bracket.scrollLeft < hidden - 1);
+    });
+  }
+
+  function layout() {
+    drawConnectors();
+    markOverflow();
+  }
+
   var drawPending = false;
   function scheduleDraw() {
     if (drawPending) return;
     drawPending = true;
     window.requestAnimationFrame(function () {
       drawPending = false;
-      drawConnectors();
+      layout();
     });
   }
 
@@ -153,7 +174,7 @@
       })
       .then(function (html) {
         root.innerHTML = html;
-        drawConnectors();
+        layout();
         watchLayout();
         highlight(highlighted);
         if (sorting) {
@@ -184,8 +205,10 @@
     window.setTimeout(poll, POLL_MS);
   }
 
-  drawConnectors();
+  layout();
   watchLayout();
+  // Scroll events do not bubble: the capturing listener hears every bracket's.
+  root.addEventListener("scroll", markOverflow, true);
   window.addEventListener("resize", scheduleDraw);
   window.addEventListener("load", scheduleDraw);
   if (document.fonts && document.fonts.ready) document.fonts.ready.then(scheduleDraw);

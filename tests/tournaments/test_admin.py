@@ -144,9 +144,31 @@ def test_pair_round_action_pairs_the_next_swiss_round(admin_client, org_api, pla
 
 
 @pytest.mark.django_db
+def test_pair_round_action_after_the_last_round_says_the_tournament_is_finished(
+    admin_client, org_api, players
+):
+    pk = tournament_running(org_api, players[:4], format="swiss", swiss_rounds=2)["id"]
+    swiss = Tournament.objects.get(pk=pk)
+    play_all(org_api, pk)
+    act(admin_client, "pair_round_action", swiss)
+    play_all(org_api, pk)
+    assert act(admin_client, "pair_round_action", swiss) == [
+        f"{swiss}: all 2 rounds are paired and played: the tournament is finished"
+    ]
+
+
+@pytest.mark.django_db
 def test_pair_round_action_refuses_a_bracket(admin_client, played_cup):
     assert act(admin_client, "pair_round_action", played_cup) == [
-        f"{played_cup}: the tournament is finished; this needs running"
+        f"{played_cup}: only Swiss rounds are paired on demand, not single_elimination"
+    ]
+
+
+@pytest.mark.django_db
+def test_a_refused_status_is_said_in_plain_words(admin_client, played_cup):
+    assert act(admin_client, "seed_action", played_cup) == [
+        f"{played_cup}: the tournament is finished; "
+        "this can be done only while it is a draft or in registration"
     ]
 
 

@@ -118,7 +118,8 @@ def test_swiss_pairs_rounds_on_demand_with_a_late_entry(org_api, players):
         org_api.post("tournaments:round-pair", {}, status=201, pk=pk)
     play_all(org_api, pk)
     assert org_api.get("tournaments:tournament-detail", pk=pk)["status"] == "finished"
-    org_api.post("tournaments:round-pair", {}, status=409, pk=pk)
+    refused = org_api.post("tournaments:round-pair", {}, status=409, pk=pk)
+    assert refused["detail"] == "all 3 rounds are paired and played: the tournament is finished"
     table = standings(org_api, pk)
     assert len(table) == 6 and [row["rank"] for row in table] == sorted(r["rank"] for r in table)
     late_row = [row for row in table if row["entry"] == late["id"]][0]

@@ -75,6 +75,7 @@ def test_a_double_asks_the_opponent_to_take_or_drop(doubled):
         "pending": False,
         "cube": "double",
         "moves": "doubles to 2",
+        "move_list": [],
     }
     assert 'data-cube-action="double"' in html
     doubler = logged_in(game.white).get(match_url(game.match))

@@ -109,6 +109,19 @@ def test_over_the_board_match_offers_report_and_confirm(alice, bob):
     assert logged_in(alice).get(match_url(match)).context["reports"][0]["can_answer"] is False
 
 
+def test_over_the_board_game_without_a_record_shows_its_result_not_a_board(alice, bob):
+    match = MatchFactory(player_one=alice, player_two=bob)
+    report = services.result_report(match=match, user=alice.user, winner=alice, points=2)
+    services.result_confirm(report=report, user=bob.user)
+    response = Client().get(match_url(match))
+    html = response.content.decode()
+    assert response.context["game"].number == 1 and response.context["unrecorded"] is True
+    assert "data-board" not in html and "data-replay" not in html and "replay-data" not in html
+    assert "Played over the board, with no move record" in html
+    assert "Alice won this game: mars, 2 point(s)." in html
+    assert "ply 1" not in html and "No moves yet." not in html
+
+
 def test_player_page_shows_profile_rating_chart_and_matches(online_match, alice):
     alice.rating, alice.rating_games = 1540.0, 3
     alice.save()

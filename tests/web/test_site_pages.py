@@ -1,8 +1,11 @@
 """Site-wide pages: the HTML 404 and 500 pages for the web (JSON under /api/), the
-"Tournaments" link in the header and the tournaments list it leads to."""
+"Tournaments" link in the header and the tournaments list it leads to, the favicon."""
+
+from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import translation
@@ -67,3 +70,13 @@ def test_empty_tournaments_list_says_so():
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "mk"
     html = client.get(reverse("tournaments_web:index")).content.decode()
     assert "Сè уште нема турнири." in html and ">Турнири</a>" in html
+
+
+def test_favicon_ico_redirects_for_good_to_the_icon_the_pages_link():
+    response = Client().get("/favicon.ico")
+    assert response.status_code == 301
+    icon = response["Location"]
+    assert icon == "/static/favicon.svg"
+    assert f'<link rel="icon" href="{icon}"' in Client().get(reverse("web:home")).content.decode()
+    found = finders.find("favicon.svg")  # the test client serves no static files
+    assert found and Path(found).read_text().startswith("<svg")

@@ -32,10 +32,22 @@ def check_organiser(tournament: Tournament, user: User) -> None:
         raise NotAllowedError("only the tournament's organisers may do this")
 
 
+# A status as a refusal says it: "the tournament is finished; ... while it is a draft".
+STATUS_WORDS = {
+    Tournament.Status.DRAFT: "a draft",
+    Tournament.Status.REGISTRATION: "in registration",
+    Tournament.Status.RUNNING: "running",
+    Tournament.Status.FINISHED: "finished",
+}
+
+
 def check_status(tournament: Tournament, *allowed: str) -> None:
     if tournament.status not in allowed:
+        words = [STATUS_WORDS.get(status, status) for status in allowed]
+        needed = " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 2 else words)
         raise ConflictError(
-            f"the tournament is {tournament.status}; this needs {' or '.join(allowed)}"
+            f"the tournament is {STATUS_WORDS.get(tournament.status, tournament.status)}; "
+            f"this can be done only while it is {needed}"
         )
 
 

@@ -251,11 +251,17 @@ def knockout_create(tournament: Tournament) -> None:
 def swiss_round_pair(
     *, tournament: Tournament, user: User, deadline: datetime | None = None
 ) -> Round:
-    """The organiser pairs the next Swiss round once the current one is finished."""
+    """The organiser pairs the next Swiss round once the current one is finished; after the
+    last round the tournament has finished, and the refusal says so."""
     with organiser_action(tournament, user) as tournament:
-        check_status(tournament, Tournament.Status.RUNNING)
         if tournament.format != Format.SWISS:
             raise ConflictError(f"only Swiss rounds are paired on demand, not {tournament.format}")
+        if tournament.status == Tournament.Status.FINISHED:
+            raise ConflictError(
+                f"all {tournament.swiss_rounds} rounds are paired and played: "
+                "the tournament is finished"
+            )
+        check_status(tournament, Tournament.Status.RUNNING)
         round_ = swiss_pair(tournament, deadline)
         tournament.save()
         standings_enqueue(tournament)  # a bye counts at once
