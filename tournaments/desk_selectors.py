@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from players.selectors import User
+from tournaments import desk_settings, selectors
 from tournaments.models import Entry, Tournament
 
 # The desk's tabs, in order: (key, label).
@@ -14,17 +17,22 @@ TABS = [
     ("registration", _("Registration")),
     ("rounds", _("Rounds")),
     ("results", _("Results")),
+    ("settings", _("Settings")),
 ]
 
 
-def desk_context(tournament: Tournament, *, tab: str | None) -> dict[str, Any]:
+def desk_context(tournament: Tournament, *, tab: str | None, user: User) -> dict[str, Any]:
     keys = [key for key, _label in TABS]
-    return {
+    tab = tab if tab in keys else _default_tab(tournament)
+    context = {
         "tournament": tournament,
         "tabs": TABS,
-        "tab": tab if tab in keys else _default_tab(tournament),
+        "tab": tab,
         "registration": registration_desk(tournament),
     }
+    if tab == "settings":
+        context["settings_form"] = desk_settings.settings_form(user=user, tournament=tournament)
+    return context
 
 
 def _default_tab(tournament: Tournament) -> str:
@@ -53,3 +61,14 @@ def registration_desk(tournament: Tournament) -> dict[str, Any]:
         "may_close": tournament.registration_open and tournament.status != _FINISHED,
         "may_start": tournament.status in _NOT_STARTED,
     }
+
+
+def tournaments_run_by(user: User, *, limit: int = 20) -> list[Tournament]:
+    """The tournaments ``user`` organises that have not finished, drafts too (which nobody
+    else sees), newest first: the tournaments list links their desks."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    organised = Q(created_by=user.pk) | Q(organisers=user.pk)
+    return list(
+        selectors.tournament_list().filter(organised).exclude(status=_FINISHED).distinct()[:limit]
+    )
