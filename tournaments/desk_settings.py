@@ -112,13 +112,6 @@ SECTIONS: list[tuple[Any, list[Field]]] = [
         _("Format settings"),
         [
             Field(
-                "third_place",
-                _("Match for third place"),
-                "bool",
-                _("between the losers of the semi-finals (of the knock-out after the groups)"),
-                formats=(F.SINGLE_ELIMINATION, F.ROUND_ROBIN),
-            ),
-            Field(
                 "grand_final_reset",
                 _("Grand final reset"),
                 "bool",
@@ -160,6 +153,13 @@ SECTIONS: list[tuple[Any, list[Field]]] = [
                 "int",
                 _("the best of each group play a knock-out; 0: no knock-out"),
                 formats=(F.ROUND_ROBIN,),
+            ),
+            Field(
+                "third_place",
+                _("Match for third place"),
+                "bool",
+                _("between the two losers of the semi-finals"),
+                formats=(F.SINGLE_ELIMINATION, F.ROUND_ROBIN),
             ),
             Field(
                 "swiss_rounds",

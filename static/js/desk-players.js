@@ -11,7 +11,7 @@
 // up: a player of that name in that club (letter case and spaces ignored, as the players API
 // compares them) is the known player, others are new. Entering then creates the new players
 // in one call (POST /players/bulk/) and enters everybody in another (POST
-// /tournaments/{id}/entries/bulk/), each all or nothing (docs/decisions.md D35).
+// /tournaments/{id}/entries/bulk/), each all or nothing (docs/decisions.md D37).
 (function () {
   "use strict";
 

@@ -119,6 +119,24 @@ def test_a_running_swiss_keeps_the_add_controls_until_late_entry_ends(organiser,
     assert 'id="add-players"' not in desk_html(organiser, cup)
 
 
+def test_a_draft_is_not_public_yet_and_a_start_needs_two_entries(organiser):
+    draft = TournamentFactory(created_by=organiser, status="draft", registration_open=False)
+    html = desk_html(organiser, draft)
+    assert "not public until registration opens" in html
+    public = reverse("tournaments_web:tournament", kwargs={"pk": draft.pk})
+    assert f'href="{public}"' not in html
+    assert re.search(r'<button type="button" data-api="[^"]+/start/"', html)  # not the primary
+
+
+def test_withdrawing_from_a_running_tournament_warns_of_the_forfeits(organiser, cup):
+    assert "lost by forfeit" not in desk_html(organiser, cup)
+    cup.status = "running"
+    cup.save()
+    assert "Withdraw Ana Petrovska? Their remaining matches are lost by forfeit." in desk_html(
+        organiser, cup
+    )
+
+
 def test_seeds_are_typed_into_the_active_entries_before_the_start(organiser, cup):
     withdrawn = cup.entries.create(player=PlayerFactory(display_name="Gone"), status="withdrawn")
     html = desk_html(organiser, cup)
