@@ -1,6 +1,7 @@
 """Root URL configuration: admin, health check, favicon, OpenAPI schema and docs, the v1 API,
-and the web pages (login, language switch; the namespace "web" at the root: the home page from
-tournaments.urls and the match and player pages of games.urls)."""
+and the web pages (login, language switch, /tournaments/ and /players/claim/; the namespace
+"web" at the root: the home page from tournaments.urls and the match and player pages of
+games.urls)."""
 
 from csp.decorators import csp_update
 from django.contrib import admin
@@ -37,5 +38,6 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("tournaments/", include("tournaments.urls", namespace="tournaments_web")),
+    path("players/", include("players.urls", namespace="players_web")),
     path("", include(([*home_urlpatterns, *games_web_urlpatterns], "web"))),
 ]

@@ -1,6 +1,7 @@
 """The organiser's desk: the pages from which a tournament's organisers run it (registration,
-rounds, results). Pages read through selectors and act through the REST API
-(``static/js/desk.js``); nobody but the tournament's organisers and staff reaches them."""
+rounds, results, settings), and the page that creates a tournament. Pages read through
+selectors and act through the REST API (``static/js/desk.js``); nobody but the tournament's
+organisers and staff reaches a desk."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
-from tournaments import desk_selectors, selectors
+from tournaments import desk_selectors, desk_settings, selectors
 from tournaments.models import Tournament
 
 
@@ -37,5 +38,17 @@ def tournament_desk(request: HttpRequest, pk: int) -> HttpResponse:
     if (response := _login_first(request)) is not None:
         return response
     tournament = organised_tournament(request, pk)
-    context: dict[str, Any] = desk_selectors.desk_context(tournament, tab=request.GET.get("tab"))
+    context: dict[str, Any] = desk_selectors.desk_context(
+        tournament, tab=request.GET.get("tab"), user=request.user
+    )
     return render(request, "tournaments/desk/desk.html", context)
+
+
+@require_safe
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    """The form that creates a tournament (any logged-in user; it posts to the API and goes on
+    to the new tournament's desk)."""
+    if (response := _login_first(request)) is not None:
+        return response
+    form = desk_settings.settings_form(user=request.user, tournament=None)
+    return render(request, "tournaments/new.html", {"form": form})

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from players.models import Club
+from players.selectors import User, may_enter_players
+from tournaments import desk_settings, selectors
 from tournaments.models import Entry, Tournament
 
 # The desk's tabs, in order: (key, label).
@@ -14,17 +19,22 @@ TABS = [
     ("registration", _("Registration")),
     ("rounds", _("Rounds")),
     ("results", _("Results")),
+    ("settings", _("Settings")),
 ]
 
 
-def desk_context(tournament: Tournament, *, tab: str | None) -> dict[str, Any]:
+def desk_context(tournament: Tournament, *, tab: str | None, user: User) -> dict[str, Any]:
     keys = [key for key, _label in TABS]
-    return {
+    tab = tab if tab in keys else _default_tab(tournament)
+    context = {
         "tournament": tournament,
         "tabs": TABS,
-        "tab": tab if tab in keys else _default_tab(tournament),
-        "registration": registration_desk(tournament),
+        "tab": tab,
+        "registration": registration_desk(tournament, user=user),
     }
+    if tab == "settings":
+        context["settings_form"] = desk_settings.settings_form(user=user, tournament=tournament)
+    return context
 
 
 def _default_tab(tournament: Tournament) -> str:
@@ -35,21 +45,119 @@ _NOT_STARTED = (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
 _FINISHED = Tournament.Status.FINISHED
 
 
-def registration_desk(tournament: Tournament) -> dict[str, Any]:
-    """The entries in seed order (then by name), with what the desk may do to each."""
+def registration_desk(tournament: Tournament, *, user: User) -> dict[str, Any]:
+    """The entries in seed order (then by name), with what the desk may do to each, and what
+    the desk needs to add players: whether it may (``adding``: "open", "closed" while
+    registration is closed, "over" once no entry is possible), and the addresses and clubs
+    its script uses (static/js/desk-players.js)."""
     entries = list(
         tournament.entries.select_related("player", "player__club").order_by(
             "status", "seed", "player__display_name"
         )
     )
     active = [entry for entry in entries if entry.status == Entry.Status.ACTIVE]
+    not_started = tournament.status in _NOT_STARTED
+    late = _late_entry_possible(tournament)
+    may_enter = may_enter_players(user)
     return {
         "entries": entries,
         "active_count": len(active),
         "checked_in_count": sum(1 for entry in active if entry.checked_in),
-        "not_started": tournament.status in _NOT_STARTED,
+        "not_started": not_started,
         "registration_open": tournament.registration_open,
         "may_open": not tournament.registration_open and tournament.status != _FINISHED,
         "may_close": tournament.registration_open and tournament.status != _FINISHED,
-        "may_start": tournament.status in _NOT_STARTED,
+        "may_start": not_started,
+        "may_seed": not_started and bool(active),
+        "may_enter_players": may_enter,
+        "adding": _adding(tournament, not_started or late),
+        "late_entry": late,
+        "script": _script_data(tournament, entries, late),
     }
+
+
+def _adding(tournament: Tournament, possible: bool) -> str:
+    if not possible:
+        return "over"
+    return "open" if tournament.registration_open else "closed"
+
+
+def _late_entry_possible(tournament: Tournament) -> bool:
+    """Whether a running tournament still takes entries: a Swiss until round
+    ``late_entry_until_round`` is paired (as tournaments.services.entry_register checks)."""
+    return (
+        tournament.status == Tournament.Status.RUNNING
+        and tournament.format == Tournament.Format.SWISS
+        and tournament.current_round < tournament.late_entry_until_round
+    )
+
+
+def _script_data(tournament: Tournament, entries: list[Entry], late: bool) -> dict[str, Any]:
+    """What static/js/desk-players.js reads from the page (a JSON script element)."""
+    pk = {"pk": tournament.pk}
+    return {
+        "entries": reverse("tournaments:entry-list", kwargs=pk),
+        "entriesBulk": reverse("tournaments:entry-bulk", kwargs=pk),
+        "players": reverse("players:player-list"),
+        "playersBulk": reverse("players:player-bulk"),
+        "clubs": [{"id": pk, "name": name} for pk, name in Club.objects.values_list("pk", "name")],
+        "club": tournament.club_id,
+        "entered": [entry.player_id for entry in entries],
+        "late": late,
+        "claim": reverse("players_web:claim"),
+        "text": SCRIPT_TEXT,
+    }
+
+
+# The words static/js/desk-players.js shows, translated here; %(name)s is filled in there.
+SCRIPT_TEXT = {
+    "add": _("Add"),
+    "entered": _("entered"),
+    "more": _("The first %(shown)s of %(count)s: type more of the name."),
+    "none": _("Nobody of that name yet."),
+    "enterNew": _("Enter “%(name)s” as a new player"),
+    "known": _("There is already a player “%(name)s” (%(club)s)."),
+    "addKnown": _("Add that player"),
+    "noClub": _("no club"),
+    "createdNotEntered": _("The player was entered, but not in the tournament: %(error)s"),
+    "line": _("line %(line)s"),
+    "noName": _("no name"),
+    "longName": _("a name has at most 80 characters"),
+    "columns": _("too many columns: a line has a name, a club and a rating"),
+    "rating": _("the rating must be a number from 0 to 5000"),
+    "unknownClub": _("unknown club “%(club)s”"),
+    "sameAs": _("the same player as line %(line)s"),
+    "namesakes": _("%(count)s players of this name: add the right one by name search"),
+    "knownPlayer": _("known player, rating %(rating)s"),
+    "newPlayer": _("new player"),
+    "alreadyEntered": _("already entered: left out"),
+    "enterList": _("Enter %(count)s players (%(new)s new)"),
+    "nothing": _("Everybody on the list is entered already."),
+    "fix": _("Correct the lines marked in red and check the list again."),
+    "empty": _("The list is empty."),
+    "checking": _("Checking the list…"),
+    "listColumns": _("Line,Name,Club,Rating,"),
+    "createdListNotEntered": _(
+        "The new players were entered, but not in the tournament: %(error)s"
+    ),
+    "seeds": _("Give every player a seed from 1 to %(count)s, each once."),
+    "seedsEmpty": _("Without a seed: %(names)s."),
+    "seedsTwice": _("Given twice: %(seeds)s."),
+    "seedsMissing": _("Not given: %(seeds)s."),
+    "seedsUnsaved": _("The seeds have changed: save them as typed."),
+    "claim": _(
+        "Claim code for %(name)s: %(code)s, valid until %(date)s. Once logged in, the player "
+        "enters it at %(url)s. An earlier code of the player no longer works."
+    ),
+}
+
+
+def tournaments_run_by(user: User, *, limit: int = 20) -> list[Tournament]:
+    """The tournaments ``user`` organises that have not finished, drafts too (which nobody
+    else sees), newest first: the tournaments list links their desks."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    organised = Q(created_by=user.pk) | Q(organisers=user.pk)
+    return list(
+        selectors.tournament_list().filter(organised).exclude(status=_FINISHED).distinct()[:limit]
+    )

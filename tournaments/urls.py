@@ -9,6 +9,7 @@ app_name = "tournaments_web"
 
 urlpatterns: list[URLPattern] = [
     path("", views.tournament_index, name="index"),
+    path("new/", desk.tournament_new, name="new"),
     path("<int:pk>/", views.tournament_detail, name="tournament"),
     path("<int:pk>/live/", views.tournament_live, name="tournament-live"),
     path("<int:pk>/state.json", views.tournament_state, name="tournament-state"),

@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.http import condition, require_safe
 
 from games import web_selectors as games_web_selectors
-from tournaments import selectors, web_selectors
+from tournaments import desk_selectors, selectors, web_selectors
 
 
 @require_safe
@@ -26,7 +26,10 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def tournament_index(request: HttpRequest) -> HttpResponse:
-    context = {"tournaments": web_selectors.tournament_groups()}
+    context = {
+        "tournaments": web_selectors.tournament_groups(),
+        "run_by_me": desk_selectors.tournaments_run_by(request.user),
+    }
     return render(request, "tournaments/index.html", context)
 
 

@@ -32,6 +32,7 @@ LABELS = {
     "consolation": _("consolation"),
     "round_robin": _("round robin"),
     "swiss": _("Swiss"),
+    "draft": _("draft"),
     "registration": _("registration"),
     "running": _("running"),
     # result kinds

@@ -86,6 +86,18 @@
     return parts.join("; ") || "Error " + status;
   }
 
+  // In a form's error message, a field's API name (one with an underscore: plain words stay)
+  // reads as its label (data-label): "“Late entry until round” (4) is after the last round (3)".
+  function labelled(source, text) {
+    if (source.tagName !== "FORM") return text;
+    Array.prototype.forEach.call(source.elements, function (field) {
+      if (!field.name || !field.dataset.label || !/^[a-z]+(_[a-z]+)+$/.test(field.name)) return;
+      text = text.replace(new RegExp("\\b" + field.name + "\\b", "g"),
+        "\u201c" + field.dataset.label + "\u201d");
+    });
+    return text;
+  }
+
   function errorNode(source) {
     var node = source.querySelector && source.querySelector("[data-error]");
     if (node) return node;
@@ -126,7 +138,7 @@
       var type = response.headers.get("Content-Type") || "";
       var parsed = type.indexOf("json") >= 0 ? response.json() : Promise.resolve(null);
       return parsed.then(function (data) {
-        if (!response.ok) throw new Error(errorText(response.status, data));
+        if (!response.ok) throw new Error(labelled(source, errorText(response.status, data)));
         return data;
       });
     }).then(function (data) {
@@ -181,5 +193,5 @@
     window.print();
   });
 
-  window.TablaDesk = { call: call, formBody: formBody, errorText: errorText };
+  window.TablaDesk = { call: call, formBody: formBody, errorText: errorText, showError: showError };
 })();

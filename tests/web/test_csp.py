@@ -98,6 +98,10 @@ def pages(db, django_capture_on_commit_callbacks, django_user_model) -> tuple[Cl
         "tournaments": reverse("tournaments_web:index"),
         "tournament": reverse("tournaments_web:tournament", args=[cup]),
         "tournament live fragment": reverse("tournaments_web:tournament-live", args=[cup]),
+        "new tournament": reverse("tournaments_web:new"),
+        "desk registration": reverse("tournaments_web:desk", args=[cup]) + "?tab=registration",
+        "desk settings": reverse("tournaments_web:desk", args=[cup]) + "?tab=settings",
+        "claim a player": reverse("players_web:claim"),
         "404": "/no/such/page/",
         "admin index": reverse("admin:index"),
         "admin changelist": reverse("admin:games_game_changelist"),
@@ -149,9 +153,7 @@ def test_api_json_responses_carry_the_policy_too(client):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_swagger_ui_and_the_admin_work_under_the_policy(
-    live_server, browser, django_user_model
-):
+def test_swagger_ui_and_the_admin_work_under_the_policy(live_server, browser, django_user_model):
     django_user_model.objects.create_superuser("root", "root@example.com", "password")
     context = browser.new_context()
     context.set_default_timeout(TIMEOUT)

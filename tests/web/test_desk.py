@@ -15,7 +15,11 @@ pytestmark = pytest.mark.django_db
 def cup(db):
     organiser = UserFactory(username="desk-organiser")
     tournament = TournamentFactory(
-        name="Desk Cup", created_by=organiser, status="registration", format="single_elimination"
+        name="Desk Cup",
+        created_by=organiser,
+        status="registration",
+        format="single_elimination",
+        check_in_required=True,
     )
     for i in range(1, 4):
         player = PlayerFactory(display_name=f"D{i}", rating=1700.0 - i)

@@ -11,6 +11,7 @@ from games.engine.options import MAX_MATCH_LENGTH
 from games.models import RatingHistory
 from players.models import Club, Player, VariantRating
 from tournaments.models import Entry, Stage, Standing, Tournament
+from tournaments.services.lifecycle import MAX_BULK_ENTRIES
 
 SETTINGS_FIELDS = [
     "name", "club", "starts_on", "ends_on", "format", "match_length", "options", "match_mode",
@@ -86,6 +87,22 @@ class RegisterSerializer(StrictSerializer):
         queryset=Player.objects.all(), required=False, help_text="default: yourself"
     )
     late_bye_points = serializers.FloatField(min_value=0, max_value=1, required=False)
+
+
+class EntryBulkSerializer(StrictSerializer):
+    players = serializers.ListField(
+        child=id_field(),
+        min_length=1,
+        max_length=MAX_BULK_ENTRIES,
+        help_text=f"1 to {MAX_BULK_ENTRIES} player ids, entered all together or not at all",
+    )
+    late_bye_points = serializers.FloatField(min_value=0, max_value=1, required=False)
+
+    def validate_players(self, value: list[int]) -> list[Player]:
+        found = Player.objects.in_bulk(value)
+        if missing := [pk for pk in value if pk not in found]:
+            raise serializers.ValidationError(f"no such player: {', '.join(map(str, missing))}")
+        return [found[pk] for pk in value]
 
 
 class SeedSerializer(StrictSerializer):

@@ -16,6 +16,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         f"{T}registration/close/", views.RegistrationCloseView.as_view(), name="registration-close"
     ),
     path(f"{T}entries/", views.EntryListCreateView.as_view(), name="entry-list"),
+    path(f"{T}entries/bulk/", views.EntryBulkCreateView.as_view(), name="entry-bulk"),
     path(
         f"{T}entries/<int:eid>/withdraw/", views.EntryWithdrawView.as_view(), name="entry-withdraw"
     ),

@@ -120,6 +120,19 @@ class EntryListCreateView(WriteView):
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
+class EntryBulkCreateView(WriteView):
+    @extend_schema(request=s.EntryBulkSerializer, responses={201: s.EntrySerializer(many=True),
+                   **errors(400, 401, 403, 404, 409)})  # fmt: skip
+    def post(self, request: Request, pk: int) -> Response:
+        """An organiser enters several players at once, all or none (409 names the players
+        already entered; a running Swiss takes them as late entries)."""
+        data = validated(s.EntryBulkSerializer, request)
+        entries = services.entries_register_many(
+            tournament=tournament_for(pk), user=request.user, **data
+        )
+        return Response(s.EntrySerializer(entries, many=True).data, status=status.HTTP_201_CREATED)
+
+
 class EntryWithdrawView(WriteView):
     @extend_schema(request=None, responses={200: s.EntrySerializer, **errors(401, 403, 404, 409)})
     def post(self, request: Request, pk: int, eid: int) -> Response:

@@ -3,6 +3,7 @@
 from tournaments.services.formats import swiss_round_pair
 from tournaments.services.lifecycle import (
     TournamentSettings,
+    entries_register_many,
     entries_seed,
     entry_check_in,
     entry_register,
@@ -23,6 +24,7 @@ from tournaments.services.standings import standings_recompute, standings_recomp
 
 __all__ = [
     "TournamentSettings",
+    "entries_register_many",
     "entries_seed",
     "entry_check_in",
     "entry_register",

@@ -4,7 +4,7 @@ withdrawal and late entry; then start, which hands over to the format's service.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any, TypedDict, Unpack
 
@@ -18,6 +18,7 @@ from games import services as games_services
 from games.engine import Options
 from games.selectors import User
 from players.models import Club, Player
+from players.services import MAX_BULK_PLAYERS
 from tournaments import format_rules, selectors
 from tournaments.models import Entry, Tournament, TournamentMatch
 from tournaments.services.common import audit, check_status, locked, organiser_action
@@ -26,6 +27,9 @@ from tournaments.standings import TIEBREAKS
 
 Status = Tournament.Status
 EDITABLE = (Status.DRAFT, Status.REGISTRATION)
+# The most players entered at once: as many as the players API enters at once, so a list of new
+# players entered together can then be entered into a tournament together.
+MAX_BULK_ENTRIES = MAX_BULK_PLAYERS
 
 
 class TournamentSettings(TypedDict, total=False):
@@ -162,23 +166,77 @@ def entry_register(
         raise NotAllowedError("players register themselves; organisers may register anyone")
     with transaction.atomic(), set_actor(user):
         tournament = locked(tournament)
-        if not tournament.registration_open:
-            raise ConflictError("registration is closed")
-        if tournament.status == Status.RUNNING:
-            _check_late_entry(tournament)
-        else:
-            check_status(tournament, Status.REGISTRATION)
-        active = tournament.entries.filter(status=Entry.Status.ACTIVE)
-        if tournament.max_entries is not None and active.count() >= tournament.max_entries:
-            raise ConflictError(f"the tournament is full ({tournament.max_entries} entries)")
+        _check_places(tournament, wanted=1)
         if tournament.entries.filter(player=player).exists():
             raise ConflictError(f"{player} is already registered")
-        entry = Entry.objects.create(tournament=tournament, player=player)
+        points = late_bye_points if is_organiser else None
+        entry = _entry_create(tournament, user, player, points)
         if tournament.status == Status.RUNNING:
-            points = late_bye_points if is_organiser and late_bye_points is not None else 0.0
-            _late_entry_byes(tournament, entry, points)
             standings_enqueue(tournament)  # the late entrant shows in the standings at once
-        audit(tournament, user, "register", entry=(None, str(player)))
+    return entry
+
+
+def entries_register_many(
+    *,
+    tournament: Tournament,
+    user: User,
+    players: Sequence[Player],
+    late_bye_points: float | None = None,
+) -> list[Entry]:
+    """An organiser enters several players at once (the desk's pasted list or CSV), in the
+    order given: all of them or none. Refused: an empty list or one naming a player twice
+    (400), a player already entered (409 naming every such player), more players than the
+    places left under ``max_entries`` (409), and whatever refuses a single entry (registration
+    closed, late entry over: ``entry_register``) (docs/decisions.md D36)."""
+    if not players:
+        raise InvalidRequestError("no players to enter")
+    if len(players) > MAX_BULK_ENTRIES:
+        raise InvalidRequestError(f"at most {MAX_BULK_ENTRIES} players at once")
+    seen: set[int] = set()
+    for index, player in enumerate(players):
+        if player.pk in seen:
+            raise InvalidRequestError(f"players[{index}]: player {player.pk} ({player}) twice")
+        seen.add(player.pk)
+    with organiser_action(tournament, user) as tournament:
+        _check_places(tournament, wanted=len(players))
+        entered = tournament.entries.filter(player__in=players).select_related("player")
+        if names := sorted(f"{entry.player} (player {entry.player_id})" for entry in entered):
+            raise ConflictError(f"already entered: {', '.join(names)}")
+        entries = [_entry_create(tournament, user, p, late_bye_points) for p in players]
+        if tournament.status == Status.RUNNING:
+            standings_enqueue(tournament)
+    return entries
+
+
+def _check_places(tournament: Tournament, *, wanted: int) -> None:
+    """Registration is open (before the start, or for a late entry into a running Swiss) and
+    the locked ``tournament`` has room for ``wanted`` more entries."""
+    if not tournament.registration_open:
+        raise ConflictError("registration is closed")
+    if tournament.status == Status.RUNNING:
+        _check_late_entry(tournament)
+    else:
+        check_status(tournament, Status.REGISTRATION)
+    cap = tournament.max_entries
+    if cap is None:
+        return
+    active = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    if active >= cap:
+        raise ConflictError(f"the tournament is full ({cap} entries)")
+    if active + wanted > cap:
+        raise ConflictError(
+            f"only {cap - active} of the {cap} places are left, not the {wanted} asked for"
+        )
+
+
+def _entry_create(
+    tournament: Tournament, user: User, player: Player, late_bye_points: float | None
+) -> Entry:
+    """Create the entry in the locked ``tournament``; a late entry misses the rounds paired."""
+    entry = Entry.objects.create(tournament=tournament, player=player)
+    if tournament.status == Status.RUNNING:
+        _late_entry_byes(tournament, entry, late_bye_points or 0.0)
+    audit(tournament, user, "register", entry=(None, str(player)))
     return entry
 
 
