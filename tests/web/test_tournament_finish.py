@@ -7,6 +7,7 @@ import html as html_lib
 import re
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -237,3 +238,15 @@ def test_the_finish_fits_a_phone_and_a_desktop(
         if name == "desktop":
             assert layout["podiumRows"] == 1
         assert console.errors == []
+
+
+def test_the_finish_is_translated_into_macedonian(api, players):
+    pk = tournament_running(api, players, format="single_elimination", third_place=True)["id"]
+    play_all(api, pk)
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "mk"
+    url = reverse("tournaments_web:tournament", kwargs={"pk": pk})
+    html = html_lib.unescape(client.get(url).content.decode())
+    assert re.findall(r"<h4>([^<]+)</h4>", html) == ["Четвртфинале", "Полуфинале", "Финале"]
+    assert podium(html)[:2] == [("Шампион", "P1"), ("2. место", "P2")]
+    assert "Подредени по достигнатото коло" in html and "5–8" in html
