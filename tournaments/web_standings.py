@@ -25,8 +25,8 @@ class Column:
 
     field: str
     abbreviation: Promise | str
-    name: Promise | str
-    meaning: Promise | str
+    name: Promise
+    meaning: Promise
 
 
 COLUMNS = {
@@ -49,11 +49,11 @@ COLUMNS = {
                gettext_lazy("match points the opponents scored")),
         Column("point_diff", "+/−", gettext_lazy("point difference"),
                gettext_lazy("points for minus points against")),
-        Column("buchholz", gettext_lazy("Bh"), "Buchholz",
+        Column("buchholz", gettext_lazy("Bh"), gettext_lazy("Buchholz"),
                gettext_lazy("the sum of the opponents' match points")),
         Column("median_buchholz", gettext_lazy("mBh"), gettext_lazy("median Buchholz"),
                gettext_lazy("Buchholz without the best and the worst opponent")),
-        Column("sonneborn_berger", gettext_lazy("SB"), "Sonneborn-Berger",
+        Column("sonneborn_berger", gettext_lazy("SB"), gettext_lazy("Sonneborn-Berger"),
                gettext_lazy("the sum of the match points of the opponents beaten")),
         Column("head_to_head", gettext_lazy("H2H"), gettext_lazy("head to head"),
                gettext_lazy("matches won against the players tied with them")),
