@@ -55,6 +55,28 @@ def is_organiser(user: User, match: Match) -> bool:
     )
 
 
+def is_participant(user: User, match: Match, you: Player | None) -> bool:
+    """Whether ``user`` (whose player is ``you``) is one of the two players of ``match`` or its
+    organiser (staff included): who may start, report or resign (README, "Trust")."""
+    if is_organiser(user, match):
+        return True
+    return you is not None and you.pk in (match.player_one_id, match.player_two_id)
+
+
+def matches_startable(user: User, matches: Sequence[Match]) -> set[int]:
+    """The ids of those of ``matches`` that ``user`` may start now (``match_start`` checks the
+    same): scheduled online matches of which they are a player or the organiser."""
+    waiting = [
+        match
+        for match in matches
+        if match.status == Match.Status.SCHEDULED and match.mode == Match.Mode.ONLINE
+    ]
+    if not waiting or not getattr(user, "is_authenticated", False):
+        return set()
+    you = player_for(user)
+    return {match.pk for match in waiting if is_participant(user, match, you)}
+
+
 def match_state(match: Match) -> MatchState:
     """The score and cycle position: every finished game folded through ``record_game`` (§6)."""
     options = match_options(match)

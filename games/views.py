@@ -75,6 +75,11 @@ def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
         "followed": shown is None,
         "you": you,
         "challenge": _challenge(match, you),
+        "start_url": (
+            reverse("games:match-start", kwargs={"pk": match.pk})
+            if selectors.matches_startable(request.user, [match])
+            else None
+        ),
         "reports": _reports(match, request.user, you),
         "can_report": _can_report(match, request.user, you),
         "report_choices": [

@@ -515,39 +515,62 @@ def placings(bracket: Bracket, states: Mapping[str, SlotState]) -> list[tuple[in
     runner-up, then losers-bracket rounds from last to first. For a consolation bracket these
     are the main-flight places; `consolation_placings` ranks the side flight.
     """
+    return [(player, first) for player, first, _last in placing_ranges(bracket, states)]
+
+
+def placing_ranges(
+    bracket: Bracket, states: Mapping[str, SlotState], section: Section = Section.MAIN
+) -> list[tuple[int, int, int]]:
+    """(entrant, first place, last place) of the places each decided entrant shares, best
+    first: with 8 entrants the quarter-final losers share places 5 to 8, (p, 5, 8); a place of
+    one's own is (p, 3, 3). The places are those of `placings` (main flight), or with `section`
+    CONSOLATION those of `consolation_placings` (docs/decisions.md D33).
+
+    >>> bracket = single_elimination(4)
+    >>> states = resolve(bracket, {1: 11, 2: 12, 3: 13, 4: 14}, {"W1-1": 11, "W1-2": 12})
+    >>> placing_ranges(bracket, states)
+    [(14, 3, 4), (13, 3, 4)]
+    """
+    if section == Section.CONSOLATION:
+        rounds = bracket.rounds(Section.CONSOLATION)
+        kinds = _static_kinds(bracket)
+        return _number_tiers(_flight_tiers(rounds, states, kinds, with_champion=True))
+    return _number_tiers(_main_tiers(bracket, states))
+
+
+def _main_tiers(bracket: Bracket, states: Mapping[str, SlotState]) -> list[_Tier]:
     kinds = _static_kinds(bracket)
     if bracket.format == "double_elimination":
-        tiers = _grand_final_tiers(states) + _flight_tiers(
+        return _grand_final_tiers(states) + _flight_tiers(
             bracket.rounds(Section.LOSERS), states, kinds, with_champion=False
         )
-    else:
-        tiers = _flight_tiers(bracket.rounds(Section.MAIN), states, kinds, with_champion=True)
-        if bracket.format == "single_elimination" and any(m.key == "3P" for m in bracket.matches):
-            third = [
-                _outcome(states, kinds, "3P", "winner"),
-                _outcome(states, kinds, "3P", "loser"),
-            ]
-            tiers = tiers[:2] + third + tiers[3:]  # the semi-final losers are placed by 3P
-    return _number_tiers(tiers)
+    tiers = _flight_tiers(bracket.rounds(Section.MAIN), states, kinds, with_champion=True)
+    if bracket.format == "single_elimination" and any(m.key == "3P" for m in bracket.matches):
+        third = [
+            _outcome(states, kinds, "3P", "winner"),
+            _outcome(states, kinds, "3P", "loser"),
+        ]
+        tiers = tiers[:2] + third + tiers[3:]  # the semi-final losers are placed by 3P
+    return tiers
 
 
 def consolation_placings(
     bracket: Bracket, states: Mapping[str, SlotState]
 ) -> list[tuple[int, int]]:
     """Places within the consolation flight (its winner is 1st), as `placings` ranks a flight."""
-    rounds = bracket.rounds(Section.CONSOLATION)
-    return _number_tiers(_flight_tiers(rounds, states, _static_kinds(bracket), with_champion=True))
+    ranges = placing_ranges(bracket, states, Section.CONSOLATION)
+    return [(player, first) for player, first, _last in ranges]
 
 
 # A tier: how many places it spans, and the players known to finish in it so far.
 _Tier = tuple[int, list[int]]
 
 
-def _number_tiers(tiers: list[_Tier]) -> list[tuple[int, int]]:
-    placed: list[tuple[int, int]] = []
+def _number_tiers(tiers: list[_Tier]) -> list[tuple[int, int, int]]:
+    placed: list[tuple[int, int, int]] = []
     place = 1
     for count, players in tiers:
-        placed.extend((player, place) for player in players)
+        placed.extend((player, place, place + count - 1) for player in players)
         place += count
     return placed
 

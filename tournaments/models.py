@@ -246,6 +246,12 @@ class Standing(models.Model):
     section = models.CharField(max_length=24, default="main", help_text='"main" or "group-N"')
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="standings")
     rank = models.PositiveIntegerField(null=True, blank=True, help_text="None: place not decided")
+    rank_last = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="a bracket's shared places: rank 5, rank_last 8 (docs/decisions.md D33); "
+        "None in a league table",
+    )
     played = models.PositiveIntegerField(default=0)
     match_wins = models.PositiveIntegerField(default=0)
     match_losses = models.PositiveIntegerField(default=0)

@@ -15,6 +15,7 @@ from games.selectors import User
 from players.models import Player
 from tournaments import brackets
 from tournaments.models import Entry, Round, Stage, Standing, Tournament, TournamentMatch
+from tournaments.round_names import RoundKind, RoundName, round_name
 
 
 def may_run_rated(user: User) -> bool:
@@ -132,10 +133,32 @@ def _rows(tournament: Tournament, stage: str) -> list[TournamentMatch]:
     )
 
 
+def stage_format(tournament: Tournament, stage: str) -> str:
+    """The format of a stage: its bracket's (a knock-out after groups is a single elimination),
+    else the tournament's."""
+    return str(tournament.brackets.get(stage, {}).get("format", tournament.format))
+
+
+def round_names(
+    tournament: Tournament, stage: str, rows: list[TournamentMatch]
+) -> dict[tuple[str, int], RoundName]:
+    """(section, round) → the round's name (tournaments.round_names), for the rows of a stage."""
+    fmt = stage_format(tournament, stage)
+    last: dict[str, int] = {}
+    for row in rows:
+        last[row.section] = max(last.get(row.section, 0), row.round)
+    return {
+        (row.section, row.round): round_name(fmt, row.section, row.round, last[row.section])
+        for row in rows
+    }
+
+
 def bracket(tournament: Tournament, stage: str = Stage.MAIN) -> dict[str, Any]:
     """The stage as sections → rounds → matches, each match with its players, scores, status,
-    the games match id, and the keys of the matches its winner and loser go on to."""
+    the games match id, and the keys of the matches its winner and loser go on to; each round
+    has its ``name`` ("Semi-final", "Losers' final": tournaments.round_names)."""
     rows = _rows(tournament, stage)
+    names = round_names(tournament, stage, rows)
     next_keys: dict[str, dict[str, str]] = {}
     for row in rows:
         for source in map(brackets.parse_source, row.sources):
@@ -152,12 +175,15 @@ def bracket(tournament: Tournament, stage: str = Stage.MAIN) -> dict[str, Any]:
     return {
         "tournament": tournament.pk,
         "stage": stage,
-        "format": stored.get("format", tournament.format),
+        "format": stage_format(tournament, stage),
         "size": len(stored.get("seeds", {})) or tournament.entries.count(),
         "sections": [
             {
                 "name": name,
-                "rounds": [{"number": n, "matches": ms} for n, ms in sorted(rounds.items())],
+                "rounds": [
+                    {"number": n, "name": str(names[name, n]), "matches": ms}
+                    for n, ms in sorted(rounds.items())
+                ],
             }
             for name, rounds in sorted(
                 sections.items(), key=lambda item: brackets.section_rank(item[0])
@@ -167,20 +193,36 @@ def bracket(tournament: Tournament, stage: str = Stage.MAIN) -> dict[str, Any]:
 
 
 def round_list(tournament: Tournament) -> list[dict[str, Any]]:
-    """Every round with its pairings (matches in board order)."""
-    rows = _rows(tournament, Stage.MAIN) + _rows(tournament, Stage.KNOCKOUT)
-    seeds = {stage: draw_seeds(tournament, stage) for stage in (Stage.MAIN, Stage.KNOCKOUT)}
+    """Every round with its pairings (matches in board order). A round's ``name`` is "Round N"
+    in a league; in a bracket, where a round number spans the sections (winners' and losers'
+    round 1), it is the name of its first section's round, and each pairing has its own
+    ``round_name``."""
+    stages = (Stage.MAIN, Stage.KNOCKOUT)
+    rows = {stage: _rows(tournament, stage) for stage in stages}
+    names = {stage: round_names(tournament, stage, rows[stage]) for stage in stages}
+    seeds = {stage: draw_seeds(tournament, stage) for stage in stages}
     rounds = []
     for round_ in Round.objects.filter(tournament=tournament).order_by("stage", "number"):
-        pairings = [
-            match_json(row, {}, seeds[row.stage])
-            for row in sorted(rows, key=lambda r: (r.section, r.index))
-            if row.stage == round_.stage and row.round == round_.number
+        stage = round_.stage
+        in_round = [
+            row
+            for row in sorted(rows[stage], key=lambda r: (r.section, r.index))
+            if row.round == round_.number
         ]
+        pairings = [
+            {
+                **match_json(row, {}, seeds[stage]),
+                "round_name": str(names[stage][row.section, row.round]),
+            }
+            for row in in_round
+        ]
+        sections = sorted({row.section for row in in_round}, key=brackets.section_rank)
+        first = names[stage][sections[0], round_.number] if sections else None
         rounds.append(
             {
                 "stage": round_.stage,
                 "number": round_.number,
+                "name": str(first or RoundName(RoundKind.ROUND, round_.number)),
                 "opening_variant": round_.opening_variant,
                 "deadline": round_.deadline,
                 "is_finished": round_.is_finished,

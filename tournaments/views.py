@@ -1,6 +1,6 @@
 """Web pages of the tournaments: the site's home page (matches and tournaments), the list, and a
-tournament's bracket (elimination formats), rounds and standings, kept live by polling a state
-endpoint. Reads only."""
+tournament's podium, bracket (elimination formats), rounds and standings, kept live by polling a
+state endpoint. Reads only: a Start button starts a match through the API."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from django.shortcuts import render
 from django.views.decorators.http import condition, require_safe
 
 from games import web_selectors as games_web_selectors
-from tournaments import desk_selectors, selectors, web_selectors
+from games.selectors import User
+from tournaments import desk_selectors, selectors, web_selectors, web_standings
 
 
 @require_safe
@@ -35,16 +36,19 @@ def tournament_index(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    context = tournament_context(pk)
+    context = tournament_context(request.user, pk)
     context["etag"] = _live_etag(request, pk)
     context["runs_it"] = selectors.is_organiser(request.user, context["tournament"])
+    context["tabs"] = web_selectors.tournament_tabs(context["tournament"])
     return render(request, "tournaments/tournament.html", context)
 
 
 @require_safe
 def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
-    """The bracket, rounds and standings as an HTML fragment, fetched when the state changes."""
-    return render(request, "tournaments/_tournament_live.html", tournament_context(pk))
+    """The podium, bracket, rounds and standings as an HTML fragment, fetched when the state
+    changes."""
+    context = tournament_context(request.user, pk)
+    return render(request, "tournaments/_tournament_live.html", context)
 
 
 def _live_etag(request: HttpRequest, pk: int) -> str:
@@ -61,11 +65,13 @@ def tournament_state(request: HttpRequest, pk: int) -> JsonResponse:
     return response
 
 
-def tournament_context(pk: int) -> dict[str, Any]:
+def tournament_context(user: User, pk: int) -> dict[str, Any]:
     tournament = web_selectors.tournament_visible(pk=pk)
+    standings = web_standings.standing_tables(tournament)
     return {
         "tournament": tournament,
-        "brackets": web_selectors.tournament_brackets(tournament),
-        "rounds": web_selectors.tournament_rounds(tournament),
-        "standings": web_selectors.tournament_standings(tournament),
+        "podium": web_standings.tournament_podium(tournament, standings),
+        "brackets": web_selectors.tournament_brackets(tournament, user),
+        "rounds": web_selectors.tournament_rounds(tournament, user),
+        "standings": standings,
     }

@@ -1,5 +1,7 @@
-"""Reads for the tournament web pages: the public tournaments, the page's bracket and standings,
-and the live version of a tournament that spectators poll. Built on tournaments.selectors."""
+"""Reads for the tournament web pages: the public tournaments, the page's brackets and rounds
+(named, with the Start buttons a user may press), and the live version of a tournament that
+spectators poll. Built on tournaments.selectors; the standings tables and the podium are in
+tournaments.web_standings."""
 
 from __future__ import annotations
 
@@ -11,17 +13,18 @@ from typing import Any
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from games import selectors as games_selectors
+from games.models import Match
+from games.selectors import User
 from tournaments import selectors
-from tournaments.brackets import Section
+from tournaments.brackets import Section, SlotStatus
 from tournaments.models import Stage, Standing, Tournament, TournamentMatch
-
-STANDING_COLUMNS = [
-    "played", "match_wins", "match_losses", "match_points", "games_won", "points_for",
-    "points_against", "point_diff", "buchholz", "median_buchholz", "sonneborn_berger",
-    "head_to_head", "byes", "forfeits",
-]  # fmt: skip
+from tournaments.round_names import RoundKind, RoundName, round_name
 
 
 def tournament_public() -> QuerySet[Tournament]:
@@ -33,44 +36,133 @@ def tournament_visible(*, pk: int) -> Tournament:
     return get_object_or_404(tournament_public(), pk=pk)
 
 
-def tournament_brackets(tournament: Tournament) -> list[dict[str, Any]]:
-    """The drawn bracket stages: the main one (elimination formats) and any knock-out stage."""
+ROUND_LABELS: dict[RoundKind, Promise] = {
+    RoundKind.ROUND: gettext_lazy("Round %(number)s"),
+    RoundKind.ROUND_OF: gettext_lazy("Round of %(number)s"),
+    RoundKind.QUARTER_FINAL: gettext_lazy("Quarter-final"),
+    RoundKind.SEMI_FINAL: gettext_lazy("Semi-final"),
+    RoundKind.FINAL: gettext_lazy("Final"),
+    RoundKind.WINNERS_ROUND_OF: gettext_lazy("Winners' round of %(number)s"),
+    RoundKind.WINNERS_QUARTER_FINAL: gettext_lazy("Winners' quarter-final"),
+    RoundKind.WINNERS_SEMI_FINAL: gettext_lazy("Winners' semi-final"),
+    RoundKind.WINNERS_FINAL: gettext_lazy("Winners' final"),
+    RoundKind.LOSERS_ROUND: gettext_lazy("Losers' round %(number)s"),
+    RoundKind.LOSERS_FINAL: gettext_lazy("Losers' final"),
+    RoundKind.CONSOLATION_ROUND: gettext_lazy("Consolation round %(number)s"),
+    RoundKind.CONSOLATION_FINAL: gettext_lazy("Consolation final"),
+    RoundKind.THIRD_PLACE: gettext_lazy("Third-place match"),
+    RoundKind.GRAND_FINAL: gettext_lazy("Grand final"),
+    RoundKind.GRAND_FINAL_RESET: gettext_lazy("Grand final reset"),
+}
+SECTION_TITLES: dict[str, Promise] = {
+    Section.MAIN: gettext_lazy("Main bracket"),
+    Section.LOSERS: gettext_lazy("Losers bracket"),
+    Section.CONSOLATION: gettext_lazy("Consolation flight"),
+    Section.THIRD_PLACE: gettext_lazy("Third place"),
+    Section.GRAND_FINAL: gettext_lazy("Grand final"),
+    Section.RESET: gettext_lazy("Grand final reset"),
+}
+# Sections of a single match: their heading names the match, so its round needs no name.
+ONE_MATCH_SECTIONS = (Section.THIRD_PLACE, Section.GRAND_FINAL, Section.RESET)
+
+
+def round_label(name: RoundName) -> str:
+    """A round's name in the page's language: "Quarter-final", "Losers' round 2"."""
+    return str(ROUND_LABELS[name.kind]) % {"number": name.number}
+
+
+def tournament_tabs(tournament: Tournament) -> list[dict[str, str]]:
+    """The page's tabs, in the page's order: an elimination has a bracket, a league its rounds
+    (after the bracket of a knock-out that follows its groups), and all have standings."""
+    tabs = []
+    if tournament.is_elimination or tournament.knockout_per_group:
+        tabs.append({"anchor": "bracket", "label": _("Bracket")})
+    if not tournament.is_elimination:
+        tabs.append({"anchor": "rounds", "label": _("Rounds")})
+    return [*tabs, {"anchor": "standings", "label": _("Standings")}]
+
+
+def tournament_brackets(tournament: Tournament, user: User | None = None) -> list[dict[str, Any]]:
+    """The drawn bracket stages: the main one (elimination formats) and any knock-out stage,
+    each section with its title and each round with its name (none in a one-match section),
+    the grand-final reset as ``bracket_reset`` leaves it, and Start buttons for ``user``."""
     stages = [Stage.MAIN, Stage.KNOCKOUT] if tournament.is_elimination else [Stage.KNOCKOUT]
     brackets = [selectors.bracket(tournament, stage) for stage in stages]
-    return [bracket for bracket in brackets if bracket["sections"]]
+    brackets = [bracket for bracket in brackets if bracket["sections"]]
+    for bracket in brackets:
+        bracket["sections"] = bracket_reset(bracket["sections"])
+        last = {s["name"]: s["rounds"][-1]["number"] for s in bracket["sections"]}
+        for section in bracket["sections"]:
+            section["title"] = _section_title(bracket["format"], section["name"])
+            for round_ in section["rounds"]:
+                name = round_name(bracket["format"], section["name"], round_["number"],
+                                  last[section["name"]])  # fmt: skip
+                one_match = section["name"] in ONE_MATCH_SECTIONS
+                round_["label"] = None if one_match else round_label(name)
+    _add_start(
+        [m for b in brackets for s in b["sections"] for r in s["rounds"] for m in r["matches"]],
+        user,
+    )
+    return brackets
 
 
-def tournament_rounds(tournament: Tournament) -> list[dict[str, Any]]:
-    return [] if tournament.is_elimination else selectors.round_list(tournament)
+def _section_title(fmt: str, section: str) -> str:
+    if fmt == "double_elimination" and section == Section.MAIN:
+        return _("Winners bracket")
+    return str(SECTION_TITLES.get(section, section))
 
 
-def section_label(tournament: Tournament, section: str) -> str:
-    """The heading of a standings table: "Group 2", "Knock-out", "Main draw", "Consolation
-    flight"; the only table of a league or Swiss has the heading "Standings" alone."""
-    if section.startswith("group-"):
-        return _("Group %(number)s") % {"number": section.removeprefix("group-")}
-    names: dict[str, str] = {
-        Stage.KNOCKOUT: _("Knock-out"),
-        Section.CONSOLATION: _("Consolation flight"),
-        Section.MAIN: _("Main draw") if tournament.is_elimination else _("Standings"),
-    }
-    return str(names.get(section, section))
+def bracket_reset(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The grand-final reset is shown only when it may be played (docs/decisions.md D32): left
+    out once it is not needed (the winners' bracket player won the grand final), marked
+    ``if_needed`` with a note while the grand final is undecided, and a match like any other
+    once the losers' bracket player won the grand final."""
+    by_name = {section["name"]: section for section in sections}
+    reset = by_name.get(Section.RESET)
+    if reset is None:
+        return sections
+    match = reset["rounds"][0]["matches"][0]
+    if match["status"] in (SlotStatus.VOID, SlotStatus.BYE):
+        return [section for section in sections if section is not reset]
+    if match["status"] == SlotStatus.WAITING:
+        final = by_name[Section.GRAND_FINAL]["rounds"][0]["matches"][0]
+        challenger = final["players"][1]
+        reset["if_needed"] = True
+        reset["note"] = (
+            _("Played only if %(name)s wins the grand final.") % {"name": challenger["name"]}
+            if challenger
+            else _("Played only if the losers' bracket winner wins the grand final.")
+        )
+    return sections
 
 
-def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
-    """The stored standings rows with their values in STANDING_COLUMNS order, table after
-    table (``section_label`` names each table)."""
-    return [
-        {
-            "rank": row.rank,
-            "section": row.section,
-            "section_label": section_label(tournament, row.section),
-            "entry": row.entry_id,
-            "player": row.entry.player,
-            "values": [getattr(row, column) for column in STANDING_COLUMNS],
-        }
-        for row in selectors.standing_list(tournament)
-    ]
+def tournament_rounds(tournament: Tournament, user: User | None = None) -> list[dict[str, Any]]:
+    """The rounds of a league (round robin, its groups, a Swiss), named "Round N", with Start
+    buttons for ``user``; a knock-out after the groups is shown as its bracket instead."""
+    if tournament.is_elimination:
+        return []
+    rounds = [r for r in selectors.round_list(tournament) if r["stage"] == Stage.MAIN]
+    for round_ in rounds:
+        round_["label"] = round_label(RoundName(RoundKind.ROUND, round_["number"]))
+    _add_start([m for round_ in rounds for m in round_["pairings"]], user)
+    return rounds
+
+
+def _add_start(matches: list[dict[str, Any]], user: User | None) -> None:
+    """Give each match that ``user`` may start now its ``start_url`` (POST there to start it,
+    games:match-start) and everyone a ``live`` flag while it is being played."""
+    ids = [m["match_id"] for m in matches if m["match_status"] == Match.Status.SCHEDULED]
+    waiting = Match.objects.filter(pk__in=ids).only(
+        "status", "mode", "organiser", "player_one", "player_two"
+    )
+    startable = games_selectors.matches_startable(user, list(waiting)) if ids else set()
+    for match in matches:
+        match["live"] = match["match_status"] == Match.Status.IN_PROGRESS
+        match["start_url"] = (
+            reverse("games:match-start", kwargs={"pk": match["match_id"]})
+            if match["match_id"] in startable
+            else None
+        )
 
 
 @dataclass(frozen=True)
@@ -126,6 +218,7 @@ def tournament_live_version(*, pk: int) -> TournamentLiveVersion:
         total=Count("id"),
         decided=Count("id", filter=Q(status__in=SETTLED)),
         ready=Count("id", filter=Q(status=TournamentMatch.Status.READY)),
+        started=Count("id", filter=Q(match__status=Match.Status.IN_PROGRESS)),
         filled=Count("entry_one") + Count("entry_two"),
         winners=Sum("winner_id"),
         score_one=Sum("score_one"),

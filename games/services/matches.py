@@ -304,10 +304,7 @@ def match_correct(*, match: Match, winner: Player, score_one: int, score_two: in
 
 
 def _check_participant(match: Match, user: User) -> None:
-    player = selectors.player_for(user)
-    if selectors.is_organiser(user, match):
-        return
-    if player is None or player.pk not in (match.player_one_id, match.player_two_id):
+    if not selectors.is_participant(user, match, selectors.player_for(user)):
         raise NotAllowedError("only the two players and the organiser may do this")
 
 

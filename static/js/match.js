@@ -1,6 +1,6 @@
 // Match page: replay through the turn log, live updates by polling the state endpoint with
 // If-None-Match, and playing through the REST API (session cookie + CSRF header): roll, play,
-// and the doubling cube's double, take and drop.
+// and the doubling cube's double, take and drop; starting a scheduled match.
 (function () {
   "use strict";
   var root = document.getElementById("match-live");
@@ -171,6 +171,10 @@
     } else if (button.dataset.action === "accept" || button.dataset.action === "decline") {
       button.disabled = true;
       act(post(button.dataset.url), "[data-challenge-error]");
+    } else if (button.dataset.action === "start") {
+      button.disabled = true;
+      act(post(button.dataset.url), "[data-start-error]")
+        .then(function () { button.disabled = false; });
     }
   });
 

@@ -6,6 +6,8 @@
 // layout may have moved: on resize, once fonts are in, and after each swap. A bracket wider than
 // the screen gets its scroll cue (a fade at a clipped edge, a "scroll →" hint) at those times
 // and as it scrolls.
+// A Start button starts its match through the REST API (session cookie + CSRF header), then
+// opens the match page, where the game is under way.
 (function () {
   "use strict";
   var root = document.getElementById("tournament-live");
@@ -151,7 +153,39 @@
     rows.forEach(function (row) { table.tBodies[0].appendChild(row); });
   }
 
+  // --- start a match ----------------------------------------------------------------------
+
+  function csrfToken() {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.content : "";
+  }
+
+  function startMatch(button) {
+    var error = button.parentNode.querySelector("[data-start-error]");
+    button.disabled = true;
+    if (error) error.hidden = true;
+    fetch(button.dataset.url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: "{}"
+    }).then(function (response) {
+      if (response.ok) { window.location.assign(button.dataset.matchUrl); return null; }
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        throw new Error(data.detail || String(response.status));
+      });
+    }).catch(function (problem) {
+      button.disabled = false;
+      if (error) { error.textContent = problem.message; error.hidden = false; }
+    });
+  }
+
   root.addEventListener("click", function (event) {
+    var start = event.target.closest("button[data-action=start]");
+    if (start) {
+      startMatch(start);
+      return;
+    }
     var player = event.target.closest(".bracket-player[data-entry]");
     if (player) {
       highlight(player.classList.contains("highlight") ? null : player.dataset.entry);

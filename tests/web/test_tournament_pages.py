@@ -41,8 +41,8 @@ def test_bracket_and_standings_show_the_winner(finished_cup, four_players):
     assert response.status_code == 200
     html = response.content.decode()
     assert html.count('class="bracket-match ') == 3
-    standings = response.context["standings"]
-    assert standings[0]["rank"] == 1 and standings[0]["player"] == four_players[0]
+    first = response.context["standings"][0]["rows"][0]
+    assert first["rank"] == 1 and first["player"] == four_players[0]
     assert "standings.csv" in html and "data-sortable" in html
     home = Client().get(reverse("web:home")).content.decode()
     assert "Cup" in home and 'data-group="finished"' in home

@@ -155,10 +155,10 @@ class StandingSerializer(serializers.ModelSerializer):
     class Meta:
         model = Standing
         fields = [
-            "section", "rank", "entry", "player", "player_name", "seed", "played", "match_wins",
-            "match_losses", "match_points", "games_won", "points_for", "points_against",
-            "point_diff", "buchholz", "median_buchholz", "sonneborn_berger", "head_to_head",
-            "byes", "forfeits", "computed_at",
+            "section", "rank", "rank_last", "entry", "player", "player_name", "seed", "played",
+            "match_wins", "match_losses", "match_points", "games_won", "points_for",
+            "points_against", "point_diff", "buchholz", "median_buchholz", "sonneborn_berger",
+            "head_to_head", "byes", "forfeits", "computed_at",
         ]  # fmt: skip
         read_only_fields = fields
 

@@ -95,15 +95,16 @@ def section_standings(
 
 
 def bracket_standings(tournament: Tournament, stage: str) -> list[StandingRow]:
-    """Statistics of every bracket entrant, ranked by final placing (None while undecided)."""
+    """Statistics of every bracket entrant, ranked by the round they reached: the places they
+    share (rank 5, rank_last 8 for the quarter-final losers of 8; None while undecided), and
+    within them by seed, never by a tie-break (docs/decisions.md D33)."""
     from tournaments.services.formats import bracket_states
 
     states, bracket, rows = bracket_states(tournament, stage)
-    places = dict(brackets.placings(bracket, states))
+    places = brackets.placing_ranges(bracket, states)
     players = sorted(set(tournament.brackets[stage]["seeds"].values()))
     stats = compute_standings(players, match_results(tournament, rows), DEFAULT_ORDER)
-    ranked = [_with_rank(row, places.get(row.player)) for row in stats]
-    return sorted(ranked, key=lambda row: (row.rank is None, row.rank or 0, row.player))
+    return _ranked(stats, places, tournament.brackets[stage]["seeds"])
 
 
 def consolation_standings(tournament: Tournament) -> list[StandingRow]:
@@ -115,14 +116,27 @@ def consolation_standings(tournament: Tournament) -> list[StandingRow]:
     states, bracket, rows = bracket_states(tournament, Stage.MAIN)
     side = [row for row in rows if row.section == brackets.Section.CONSOLATION]
     players = sorted({p for row in side for p in (row.entry_one_id, row.entry_two_id) if p})
-    places = dict(brackets.consolation_placings(bracket, states))
+    places = brackets.placing_ranges(bracket, states, brackets.Section.CONSOLATION)
     stats = compute_standings(players, match_results(tournament, side), DEFAULT_ORDER)
-    ranked = [_with_rank(row, places.get(row.player)) for row in stats]
-    return sorted(ranked, key=lambda row: (row.rank is None, row.rank or 0, row.player))
+    return _ranked(stats, places, tournament.brackets[Stage.MAIN]["seeds"])
 
 
-def _with_rank(row: StandingRow, rank: int | None) -> StandingRow:
-    return replace(row, rank=rank)  # type: ignore[arg-type]
+def _ranked(
+    stats: list[StandingRow], places: list[tuple[int, int, int]], seeds: dict[str, int]
+) -> list[StandingRow]:
+    """``stats`` with the bracket's places (``placing_ranges``), best first, by seed within a
+    shared place; ``seeds`` are the draw's (seed → entry id)."""
+    ranges = {player: (first, last) for player, first, last in places}
+    seed_of = {entry: int(seed) for seed, entry in seeds.items()}
+    ranked = [
+        replace(row, rank=ranges[row.player][0], rank_last=ranges[row.player][1])
+        if row.player in ranges
+        else replace(row, rank=None, rank_last=None)  # type: ignore[arg-type]
+        for row in stats
+    ]
+    return sorted(
+        ranked, key=lambda row: (row.rank is None, row.rank or 0, seed_of.get(row.player, 0))
+    )
 
 
 def standings_recompute(*, tournament: Tournament) -> list[Standing]:
@@ -150,6 +164,7 @@ def standings_recompute(*, tournament: Tournament) -> list[Standing]:
                 section=section,
                 entry_id=row.player,
                 rank=row.rank,
+                rank_last=row.rank_last,
                 **{name: getattr(row, name) for name in STAT_FIELDS},
             )
             for section, rows in tables.items()

@@ -25,6 +25,7 @@ from tournaments.brackets import (
     double_elimination,
     downstream,
     parse_source,
+    placing_ranges,
     placings,
     resolve,
     section_rank,
@@ -116,6 +117,37 @@ def test_byes_take_no_place():
     bracket = single_elimination(6)
     states, _ = play_out(bracket, top_seed_wins)
     assert sorted(placings(bracket, states), key=lambda pair: pair[1])[-2:] == [(105, 5), (106, 5)]
+
+
+def test_players_out_in_the_same_round_share_a_range_of_places():
+    """The quarter-final losers of 8 are "5-8", not 5th by a tie-break (docs/decisions.md D33)."""
+    bracket = single_elimination(8)
+    states, _ = play_out(bracket, top_seed_wins)
+    assert sorted(placing_ranges(bracket, states)) == [
+        (101, 1, 1), (102, 2, 2), (103, 3, 4), (104, 3, 4),
+        (105, 5, 8), (106, 5, 8), (107, 5, 8), (108, 5, 8),
+    ]  # fmt: skip
+    with_third = single_elimination(8, third_place=True)
+    states, _ = play_out(with_third, top_seed_wins)
+    assert placing_ranges(with_third, states)[:4] == [
+        (101, 1, 1), (102, 2, 2), (103, 3, 3), (104, 4, 4),
+    ]  # fmt: skip
+    six = single_elimination(6)
+    states, _ = play_out(six, top_seed_wins)
+    assert sorted(placing_ranges(six, states))[-2:] == [(105, 5, 6), (106, 5, 6)]
+
+
+def test_a_range_is_known_before_all_its_players_are():
+    bracket = single_elimination(8)
+    states = resolve(bracket, seeding_for(8), {"W1-1": 101})
+    assert placing_ranges(bracket, states) == [(108, 5, 8)]
+
+
+def test_double_elimination_ranges_follow_the_losers_bracket():
+    bracket = double_elimination(8)
+    states, _ = play_out(bracket, top_seed_wins)
+    ranges = {first: last for _player, first, last in placing_ranges(bracket, states)}
+    assert ranges == {1: 1, 2: 2, 3: 3, 4: 4, 5: 6, 7: 8}
 
 
 def test_double_elimination_with_four_players():

@@ -22,6 +22,7 @@ from tournaments.brackets import (
     consolation_placings,
     consolation_rounds_for,
     parse_source,
+    placing_ranges,
     resolve,
     source_text,
 )
@@ -151,3 +152,10 @@ def test_consolation_winner_is_first_of_the_flight_for_eleven():
     assert set(places) == {105, 109, 110, 111}
     assert places[105] == 1
     assert isinstance(bracket.rounds(Section.CONSOLATION)[-1][0].sources[0], WinnerOf)
+
+
+def test_consolation_ranges_span_the_places_a_flight_round_shares():
+    bracket = consolation(8)
+    states, _ = play_out(bracket, lambda players: min(players))
+    ranges = sorted(placing_ranges(bracket, states, Section.CONSOLATION))
+    assert ranges == [(105, 1, 1), (106, 2, 2), (107, 3, 4), (108, 3, 4)]
