@@ -35,6 +35,16 @@ def is_organiser(user: User, tournament: Tournament) -> bool:
     )
 
 
+def organises_match(user: User, match: Match) -> bool:
+    """Whether ``user`` organises the tournament ``match`` is played in (its creator or one
+    of its organisers): they act as the match's organiser (games.organisers, D38)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return Tournament.objects.filter(
+        Q(created_by=user) | Q(organisers=user), matches__match=match
+    ).exists()
+
+
 def tournament_list() -> QuerySet[Tournament]:
     return (
         Tournament.objects.select_related("club")
