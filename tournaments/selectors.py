@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from auditlog.models import LogEntry
@@ -233,52 +234,57 @@ def _play_levels(rows: list[TournamentMatch]) -> dict[str, int]:
     return brackets.play_levels(matches)
 
 
-def round_numbers(tournament: Tournament, stage: str) -> list[int]:
-    """The rounds of ``stage`` that have matches: Round numbers, or a bracket's play levels."""
+def round_sheets(tournament: Tournament, stage: str) -> list[dict[str, Any]]:
+    """Every round of ``stage`` as it is played, in order: its matches in board order with
+    their table numbers (``tables.table_numbers``), then the byes and missed rounds, which
+    have none. In a bracket a round is a play level (``brackets.play_levels``)."""
     rows = _rows(tournament, stage)
-    if is_bracket_stage(tournament, stage):
-        return sorted(set(_play_levels(rows).values()))
-    return sorted({row.round for row in rows})
-
-
-def round_tables(tournament: Tournament, stage: str, number: int) -> dict[str, Any] | None:
-    """Round ``number`` of ``stage`` as it is played: its matches in board order with their
-    table numbers (``tables.table_numbers``), then the byes and missed rounds, which have none.
-    In a bracket a round is a play level. None when the stage has no such round."""
-    rows = _rows(tournament, stage)
-    if is_bracket_stage(tournament, stage):
-        level = _play_levels(rows)
-        order = sorted(rows, key=lambda r: r.pk)  # play order
-        chosen = [row for row in order if level[row.key] == number]
-    else:
-        chosen = sorted(
-            (row for row in rows if row.round == number),
-            key=lambda r: (_section_order(r.section), r.index),
-        )
-    if not chosen:
-        return None
-    slots = [tables.Slot(row.key, row.status not in NO_TABLE) for row in chosen]
-    numbers = tables.table_numbers(slots)
-    seeds = draw_seeds(tournament, stage)
-    round_ = tournament.rounds.filter(stage=stage, number=number).first()
     is_bracket = is_bracket_stage(tournament, stage)
+    rounds: dict[int, list[TournamentMatch]] = {}
+    if is_bracket:
+        level = _play_levels(rows)
+        for row in sorted(rows, key=lambda r: r.pk):  # play order
+            rounds.setdefault(level[row.key], []).append(row)
+    else:
+        for row in sorted(rows, key=lambda r: (_section_order(r.section), r.index)):
+            rounds.setdefault(row.round, []).append(row)
+    seeds = draw_seeds(tournament, stage)
+    deadlines = dict(tournament.rounds.filter(stage=stage).values_list("number", "deadline"))
+    return [
+        _round_sheet(stage, number, chosen, seeds, None if is_bracket else deadlines.get(number))
+        for number, chosen in sorted(rounds.items())
+    ]
+
+
+def _round_sheet(
+    stage: str,
+    number: int,
+    rows: list[TournamentMatch],
+    seeds: dict[int, int],
+    deadline: datetime | None,
+) -> dict[str, Any]:
+    numbers = tables.table_numbers([tables.Slot(r.key, r.status not in NO_TABLE) for r in rows])
     return {
         "stage": stage,
         "number": number,
-        "is_bracket": is_bracket,
-        "deadline": None if is_bracket or round_ is None else round_.deadline,
-        "is_finished": all(row.status in SETTLED_STATUSES for row in chosen),
+        "deadline": deadline,
+        "is_finished": all(row.status in SETTLED_STATUSES for row in rows),
         "tables": [
             {"table": numbers[row.key], **match_json(row, {}, seeds)}
-            for row in chosen
+            for row in rows
             if row.key in numbers
         ],
         "byes": [
             match_json(row, {}, seeds)
-            for row in chosen
+            for row in rows
             if row.key not in numbers and row.status != TournamentMatch.Status.VOID
         ],
     }
+
+
+def round_tables(tournament: Tournament, stage: str, number: int) -> dict[str, Any] | None:
+    """Round ``number`` of ``stage`` (``round_sheets``); None when the stage has no such round."""
+    return next((s for s in round_sheets(tournament, stage) if s["number"] == number), None)
 
 
 SETTLED_STATUSES = (

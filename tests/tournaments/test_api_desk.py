@@ -154,7 +154,7 @@ def test_a_swiss_round_lists_its_tables_top_pairing_first_and_the_bye_without_on
     assert [(t["table"], t["key"]) for t in sheet["tables"]] == [(1, "R1-1"), (2, "R1-2")]
     assert [b["key"] for b in sheet["byes"]] == ["R1-bye"]
     assert sheet["tables"][0]["players"][0]["seed"] == 1, "the top seed at table 1"
-    assert (sheet["stage"], sheet["number"], sheet["is_bracket"]) == ("main", 1, False)
+    assert (sheet["stage"], sheet["number"], sheet["is_finished"]) == ("main", 1, False)
     missing = reverse("tournaments:round-tables", kwargs={"pk": pk, "number": 2})
     assert org_api.client.get(missing).status_code == 404
 
@@ -170,4 +170,4 @@ def test_a_bracket_round_is_a_play_level_with_its_own_tables(org_api, players):
     assert [(t["table"], t["key"]) for t in second["tables"]] == [
         (1, "W2-1"), (2, "W2-2"), (3, "L1-1"), (4, "L1-2"),
     ]  # fmt: skip
-    assert second["is_bracket"] and second["deadline"] is None
+    assert second["deadline"] is None
