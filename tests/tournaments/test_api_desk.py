@@ -62,8 +62,20 @@ def test_every_organiser_of_a_tournament_organises_its_matches(cup, api_as, orga
     assert (entered["status"], entered["reporter_username"]) == ("confirmed", "co-organiser")
     first.refresh_from_db()
     assert first.status == "done" and first.winner == first.entry_one
+    audited = [e for e in api_as(co).get("tournaments:audit-log", pk=cup["id"])["results"]
+               if e["action"] == "result"]  # fmt: skip
+    assert [(e["actor"], e["changes"]) for e in audited] == [
+        (
+            "co-organiser",
+            {"W1-1": [None, [first.entry_one_id, 5, 2]], "report": [None, entered["id"]]},
+        )
+    ]
     forfeit = {"loser": second.entry_two.player_id}
     api_as(co).post("games:match-forfeit", forfeit, pk=second.match_id)
+    log = api_as(co).get("tournaments:audit-log", pk=cup["id"])["results"]
+    assert [(e["actor"], e["changes"]) for e in log if e["action"] == "forfeit"] == [
+        ("co-organiser", {"W1-2": [None, [second.entry_one_id, 0, 0]]})
+    ]
     final = TournamentMatch.objects.get(tournament_id=cup["id"], key="W2-1")
     assert final.status == "ready" and (final.entry_one, final.entry_two) == (
         first.entry_one,
