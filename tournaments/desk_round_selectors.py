@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.models import RESULT_KINDS, ResultReport
+from games.services.results import KIND_FOR_POINTS
 from players.models import Player
 from tournaments import selectors
 from tournaments.models import Stage, Tournament, TournamentMatch
@@ -155,6 +156,9 @@ def _queue_item(report: ResultReport) -> dict[str, Any]:
         "two": two,
         "reporter": _reporter_name(report),
         "summary": report_summary(report),
+        # The override form's kind: "" (from the points) when the points give the kind, so
+        # changing only the points is enough; else the kind reported (a cube's, a mother).
+        "kind": "" if KIND_FOR_POINTS.get(report.points or 0) == report.kind else report.kind,
     }
 
 

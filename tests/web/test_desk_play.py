@@ -144,6 +144,20 @@ def test_the_results_tab_lists_the_queue_the_open_and_the_finished_matches():
     assert f'<option value="{second.entry_two_id}" selected>' in html
 
 
+def test_a_reported_game_is_overridden_with_a_game_result():
+    cup = running(4, format="single_elimination")
+    first = row(cup, "W1-1")
+    one, two = first.entry_one.player, first.entry_two.player
+    games_services.result_report(match=first.match, user=two.user, winner=two, points=2)
+    html = desk(cup, "results")
+    assert f"game 1: {two.display_name} wins, mars (2 points)" in html
+    assert f"reported by {two.display_name}" in html
+    assert '<input type="hidden" name="scope" value="game">' in html
+    assert f'<option value="{two.pk}" selected>{two.display_name}</option>' in html
+    assert f'<option value="{one.pk}">' in html and '<option value="">tie</option>' in html
+    assert '<option value="mars">' in html, "the kind follows the points unless changed"
+
+
 def test_an_open_match_takes_its_final_score_through_the_games_api():
     cup = running(4, format="single_elimination")
     first = row(cup, "W1-1")
