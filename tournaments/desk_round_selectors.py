@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 from games.models import RESULT_KINDS, ResultReport
 from games.services.results import KIND_FOR_POINTS
 from players.models import Player
-from tournaments import selectors
+from tournaments import brackets, selectors
 from tournaments.models import Stage, Tournament, TournamentMatch
 
 MatchStatus = TournamentMatch.Status
@@ -37,11 +37,28 @@ def round_sheets(tournament: Tournament) -> list[dict[str, Any]]:
             **sheet,
             "label": round_label(stage, sheet["number"]),
             "is_bracket": selectors.is_bracket_stage(tournament, stage),
+            "tables": [{**t, "awaits": _awaits(t["sources"])} for t in sheet["tables"]],
             "open": [table for table in sheet["tables"] if table["status"] == MatchStatus.READY],
         }
         for stage in stages
         for sheet in selectors.round_sheets(tournament, stage)
     ]
+
+
+def _awaits(sources: list[str]) -> list[str]:
+    """For each side of a match, who will fill it if not known yet (a Swiss or round-robin
+    match has no sources: its players are drawn together)."""
+    return [*map(_awaited, sources), "…", "…"][:2]
+
+
+def _awaited(source: str) -> str:
+    """Who will fill a side not known yet: "winner of W1-3", "loser of W2-1"."""
+    parsed = brackets.parse_source(source)
+    if isinstance(parsed, brackets.WinnerOf):
+        return _("winner of %(key)s") % {"key": parsed.key}
+    if isinstance(parsed, brackets.LoserOf):
+        return _("loser of %(key)s") % {"key": parsed.key}
+    return "…"
 
 
 def round_sheet(tournament: Tournament, stage: str, number: int) -> dict[str, Any] | None:
@@ -71,8 +88,9 @@ def rounds_desk(
 
 
 def _shown(sheets: list[dict[str, Any]], stage: str, number: int | None) -> list[dict[str, Any]]:
-    if number is not None:
-        return [s for s in sheets if (s["stage"], s["number"]) == (stage, number)]
+    asked = [s for s in sheets if (s["stage"], s["number"]) == (stage, number)]
+    if asked:
+        return asked
     unfinished = [sheet for sheet in sheets if not sheet["is_finished"]]
     if not unfinished:
         return sheets[-1:]

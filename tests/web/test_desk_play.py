@@ -122,6 +122,19 @@ def test_the_rounds_tab_of_a_bracket_shows_the_rounds_being_played():
     assert 'href="?tab=rounds&amp;round=1"' in html
 
 
+def test_a_side_not_known_yet_names_the_match_it_waits_for():
+    cup = running(8, format="single_elimination")
+    finish(cup, "W1-1")
+    finish(cup, "W1-2")
+    html = desk(cup, "rounds")
+    assert 'data-round="1"' in html and 'data-round="2"' in html, "both being played"
+    assert "winner of W1-3" in html and "winner of W1-4" in html
+    client = Client()
+    client.force_login(cup.created_by)
+    printed = client.get(print_url(cup, 2)).content.decode()
+    assert "winner of W1-3" in printed and printed.count('data-slip="') == 1
+
+
 def test_the_results_tab_lists_the_queue_the_open_and_the_finished_matches():
     cup = running(4, format="single_elimination")
     first, second = row(cup, "W1-1"), row(cup, "W1-2")
