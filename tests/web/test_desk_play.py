@@ -342,3 +342,45 @@ def test_pairing_a_swiss_round_and_printing_it(live_server, new_page, size):
         == "page"
     )
     assert console.errors == []
+
+
+def test_a_correction_shows_the_apis_refusals_then_counts(live_server, new_page):
+    cup = running(4, format="single_elimination")
+    finish(cup, "W1-1")
+    finish(cup, "W1-2")
+    final = row(cup, "W2-1")
+    games_services.result_report(  # the final has started: its players can no longer change
+        match=final.match,
+        user=final.entry_one.player.user,
+        scope="match",
+        score_one=3,
+        score_two=2,
+    )
+    second = row(cup, "W1-2")
+    page, console = open_desk(live_server, new_page, cup, "results", (1280, 900))
+    item = page.locator('li.desk-match.done[data-key="W1-2"]')
+    item.locator("summary", has_text="Correct").click()
+    form = item.locator("form[data-correct]")
+    error = form.locator("[data-error]")
+
+    form.locator('input[name="score_one"]').fill("2")
+    form.locator('input[name="score_two"]').fill("1")
+    form.get_by_role("button", name="Save the correction").click()
+    page.wait_for_selector('li[data-key="W1-2"] form[data-correct] [data-error]:not([hidden])')
+    assert error.inner_text().startswith("cannot correct W1-2 to 2-1")
+
+    form.locator('select[name="winner"]').select_option(str(second.entry_two_id))
+    form.locator('input[name="score_one"]').fill("1")
+    form.locator('input[name="score_two"]').fill("3")
+    form.get_by_role("button", name="Save the correction").click()
+    page.wait_for_function("node => node.textContent.includes('W2-1')", arg=error.element_handle())
+    assert "later matches W2-1 have already started" in error.inner_text()
+    assert row(cup, "W1-2").winner_id == second.entry_one_id
+
+    form.locator('select[name="winner"]').select_option(str(second.entry_one_id))
+    form.locator('input[name="score_one"]').fill("3")
+    form.locator('input[name="score_two"]').fill("1")
+    form.get_by_role("button", name="Save the correction").click()
+    page.wait_for_selector('li[data-key="W1-2"] .desk-final:text("3–1")')
+    assert (row(cup, "W1-2").score_one, row(cup, "W1-2").score_two) == (3, 1)
+    assert [e for e in console.errors if "(Bad Request)" not in e and "(Conflict)" not in e] == []
