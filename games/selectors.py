@@ -29,6 +29,7 @@ from games.engine.cube import points_before_cube
 from games.exports.events import event_and_round
 from games.exports.jellyfish import GameRecord, MatchRecord, TurnRecord, to_mat
 from games.models import Game, Match, ResultReport, Turn
+from games.organisers import organises_elsewhere
 from games.prepared import PreparedGet
 from games.state import game_cube, game_position, match_options
 from players.models import Player
@@ -49,10 +50,13 @@ def challenged_player(match: Match) -> Player | None:
 
 
 def is_organiser(user: User, match: Match) -> bool:
-    return bool(
-        getattr(user, "is_authenticated", False)
-        and (user.is_staff or (match.organiser_id is not None and match.organiser_id == user.pk))
-    )
+    """Staff, the match's organiser, or someone a registered check names (a tournament's
+    organisers for its matches: games.organisers, docs/decisions.md D38)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_staff or (match.organiser_id is not None and match.organiser_id == user.pk):
+        return True
+    return organises_elsewhere(user, match)
 
 
 def is_participant(user: User, match: Match, you: Player | None) -> bool:

@@ -1,5 +1,6 @@
-"""App configuration for tournaments: audit-log registrations, the match_finished receiver and
-the event namer of the .mat export (games.exports.events)."""
+"""App configuration for tournaments: audit-log registrations, the match_finished receiver, the
+event namer of the .mat export (games.exports.events) and the check that makes a tournament's
+organisers the organisers of its matches (games.organisers)."""
 
 from django.apps import AppConfig
 
@@ -12,12 +13,14 @@ class TournamentsConfig(AppConfig):
         from auditlog.registry import auditlog
 
         from games.exports.events import register_event_namer
+        from games.organisers import register_organiser_check
         from tournaments import receivers  # noqa: F401  (connects the receiver)
         from tournaments.models import Entry, Round, Tournament, TournamentMatch
-        from tournaments.selectors import match_event_and_round
+        from tournaments.selectors import match_event_and_round, organises_match
 
         auditlog.register(Tournament, exclude_fields=["updated_at"], m2m_fields={"organisers"})
         auditlog.register(Entry)
         auditlog.register(Round)
         auditlog.register(TournamentMatch)
         register_event_namer(match_event_and_round)
+        register_organiser_check(organises_match)

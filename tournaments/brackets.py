@@ -351,12 +351,21 @@ def _drop_order(live: Sequence[_Live], entering: int) -> list[int]:
     return min(candidates, key=risks)
 
 
-def _in_play_order(matches: Sequence[BracketMatch]) -> tuple[BracketMatch, ...]:
-    """Sort by the earliest time a match can be played (1 + the latest of its feeders)."""
+def play_levels(matches: Sequence[BracketMatch]) -> dict[str, int]:
+    """The earliest time each match can be played: 1 for a match of seeds, else 1 + the latest
+    of its feeders. Matches played at the same level are played side by side (in a double
+    elimination, winners round 2 and losers round 1 are both level 2). ``matches`` come
+    feeders-first, as built and as stored (in play order)."""
     level: dict[str, int] = {}
-    for match in matches:  # built feeders-first
+    for match in matches:
         feeders = [level[s.key] for s in match.sources if isinstance(s, WinnerOf | LoserOf)]
         level[match.key] = 1 + max(feeders, default=0)
+    return level
+
+
+def _in_play_order(matches: Sequence[BracketMatch]) -> tuple[BracketMatch, ...]:
+    """Sort by the earliest time a match can be played (``play_levels``)."""
+    level = play_levels(matches)
     return tuple(
         sorted(
             matches,

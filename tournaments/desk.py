@@ -9,12 +9,13 @@ from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from tournaments import desk_selectors, desk_settings, selectors
-from tournaments.models import Tournament
+from tournaments import desk_round_selectors, desk_selectors, desk_settings, selectors
+from tournaments.models import Stage, Tournament, TournamentMatch
 
 
 def organised_tournament(request: HttpRequest, pk: int) -> Tournament:
@@ -41,7 +42,42 @@ def tournament_desk(request: HttpRequest, pk: int) -> HttpResponse:
     context: dict[str, Any] = desk_selectors.desk_context(
         tournament, tab=request.GET.get("tab"), user=request.user
     )
+    if context["tab"] == "rounds":
+        number = request.GET.get("round", "")
+        context["rounds"] = desk_round_selectors.rounds_desk(
+            tournament,
+            stage=_stage(request),
+            number=int(number) if number.isdigit() and len(number) < 6 else None,
+        )
+    elif context["tab"] == "results":
+        context["results"] = desk_round_selectors.results_desk(tournament)
     return render(request, "tournaments/desk/desk.html", context)
+
+
+def _stage(request: HttpRequest) -> str:
+    stage = request.GET.get("stage") or Stage.MAIN
+    if stage not in list(Stage):
+        raise Http404(f"no stage {stage!r}")
+    return stage
+
+
+@require_safe
+def round_print(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A round on paper: its pairings with table numbers on one page, then a result slip for
+    each match to play (``?stage=knockout`` for the knock-out after groups)."""
+    if (response := _login_first(request)) is not None:
+        return response
+    tournament = organised_tournament(request, pk)
+    sheet = desk_round_selectors.round_sheet(tournament, _stage(request), number)
+    if sheet is None:
+        raise Http404(f"there is no round {number} to print")
+    context = {
+        "tournament": tournament,
+        "sheet": sheet,
+        "slips": [t for t in sheet["tables"] if t["status"] == TournamentMatch.Status.READY],
+        "printed_at": timezone.now(),
+    }
+    return render(request, "tournaments/desk/print_round.html", context)
 
 
 @require_safe

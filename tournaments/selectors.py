@@ -1,19 +1,22 @@
 """Reads: who organises, tournament lists, the bracket as a drawable JSON shape, rounds and
-pairings, stored standings (and their CSV), games per variant, the audit log and ratings."""
+pairings, a round's tables, stored standings (and their CSV), games per variant, the result
+reports waiting for an answer, the audit log and ratings."""
 
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from auditlog.models import LogEntry
 from django.db.models import Case, Count, F, IntegerField, Prefetch, Q, QuerySet, Value, When
 
-from games.models import Game, Match, RatingHistory
+from games.models import Game, Match, RatingHistory, ResultReport
 from games.selectors import User
 from players.models import Player
-from tournaments import brackets
+from tournaments import brackets, tables
 from tournaments.models import Entry, Round, Stage, Standing, Tournament, TournamentMatch
 from tournaments.round_names import RoundKind, RoundName, round_name
 
@@ -34,6 +37,16 @@ def is_organiser(user: User, tournament: Tournament) -> bool:
         or tournament.created_by_id == user.pk
         or tournament.organisers.filter(pk=user.pk).exists()
     )
+
+
+def organises_match(user: User, match: Match) -> bool:
+    """Whether ``user`` organises the tournament ``match`` is played in (its creator or one
+    of its organisers): they act as the match's organiser (games.organisers, D38)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return Tournament.objects.filter(
+        Q(created_by=user) | Q(organisers=user), matches__match=match
+    ).exists()
 
 
 def tournament_list() -> QuerySet[Tournament]:
@@ -232,6 +245,98 @@ def round_list(tournament: Tournament) -> list[dict[str, Any]]:
     return rounds
 
 
+# --- tables: the matches of a round as they are played side by side --------------------------
+
+NO_TABLE = (TournamentMatch.Status.BYE, TournamentMatch.Status.MISSED, TournamentMatch.Status.VOID)
+
+
+def is_bracket_stage(tournament: Tournament, stage: str) -> bool:
+    """Whether ``stage`` is an elimination bracket, whose rounds are its play levels."""
+    return stage == Stage.KNOCKOUT or tournament.is_elimination
+
+
+def _section_order(section: str) -> tuple[int, int, str]:
+    """Board order of sections: the bracket's sections, then groups by number (2 before 10)."""
+    number = section.removeprefix("group-")
+    return (brackets.section_rank(section), int(number) if number.isdigit() else 0, section)
+
+
+def _play_levels(rows: list[TournamentMatch]) -> dict[str, int]:
+    """Each bracket row's play level (``brackets.play_levels``); rows are stored in play order."""
+    matches = [
+        brackets.BracketMatch(
+            key=row.key,
+            section=brackets.Section.MAIN,  # the section does not change a level
+            round=row.round,
+            index=row.index,
+            sources=(brackets.parse_source(row.sources[0]), brackets.parse_source(row.sources[1])),
+        )
+        for row in sorted(rows, key=lambda r: r.pk)
+    ]
+    return brackets.play_levels(matches)
+
+
+def round_sheets(tournament: Tournament, stage: str) -> list[dict[str, Any]]:
+    """Every round of ``stage`` as it is played, in order: its matches in board order with
+    their table numbers (``tables.table_numbers``), then the byes and missed rounds, which
+    have none. In a bracket a round is a play level (``brackets.play_levels``)."""
+    rows = _rows(tournament, stage)
+    is_bracket = is_bracket_stage(tournament, stage)
+    rounds: dict[int, list[TournamentMatch]] = {}
+    if is_bracket:
+        level = _play_levels(rows)
+        for row in sorted(rows, key=lambda r: r.pk):  # play order
+            rounds.setdefault(level[row.key], []).append(row)
+    else:
+        for row in sorted(rows, key=lambda r: (_section_order(r.section), r.index)):
+            rounds.setdefault(row.round, []).append(row)
+    seeds = draw_seeds(tournament, stage)
+    deadlines = dict(tournament.rounds.filter(stage=stage).values_list("number", "deadline"))
+    return [
+        _round_sheet(stage, number, chosen, seeds, None if is_bracket else deadlines.get(number))
+        for number, chosen in sorted(rounds.items())
+    ]
+
+
+def _round_sheet(
+    stage: str,
+    number: int,
+    rows: list[TournamentMatch],
+    seeds: dict[int, int],
+    deadline: datetime | None,
+) -> dict[str, Any]:
+    numbers = tables.table_numbers([tables.Slot(r.key, r.status not in NO_TABLE) for r in rows])
+    return {
+        "stage": stage,
+        "number": number,
+        "deadline": deadline,
+        "is_finished": all(row.status in SETTLED_STATUSES for row in rows),
+        "tables": [
+            {"table": numbers[row.key], **match_json(row, {}, seeds)}
+            for row in rows
+            if row.key in numbers
+        ],
+        "byes": [
+            match_json(row, {}, seeds)
+            for row in rows
+            if row.key not in numbers and row.status != TournamentMatch.Status.VOID
+        ],
+    }
+
+
+def round_tables(tournament: Tournament, stage: str, number: int) -> dict[str, Any] | None:
+    """Round ``number`` of ``stage`` (``round_sheets``); None when the stage has no such round."""
+    return next((s for s in round_sheets(tournament, stage) if s["number"] == number), None)
+
+
+SETTLED_STATUSES = (
+    TournamentMatch.Status.DONE,
+    TournamentMatch.Status.BYE,
+    TournamentMatch.Status.VOID,
+    TournamentMatch.Status.MISSED,
+)
+
+
 def standing_list(tournament: Tournament, section: str | None = None) -> QuerySet[Standing]:
     """The stored standings, table by table: the main draw (or groups, then the knock-out)
     before the consolation flight, each table by rank."""
@@ -285,6 +390,25 @@ def standings_csv(tournament: Tournament) -> str:
             [spreadsheet_safe(values.get(f, getattr(row, f, None))) for f in CSV_FIELDS]
         )
     return out.getvalue()
+
+
+def result_reports(tournament: Tournament, statuses: Iterable[str]) -> QuerySet[ResultReport]:
+    """The result reports on the tournament's matches with one of ``statuses``, oldest first,
+    each with its match, players, reporter and tournament match (the desk's queue: pending and
+    disputed reports)."""
+    return (
+        ResultReport.objects.filter(
+            match__tournament_match__tournament=tournament, status__in=list(statuses)
+        )
+        .select_related(
+            "match__player_one",
+            "match__player_two",
+            "match__tournament_match",
+            "reporter__player",
+            "winner",
+        )
+        .order_by("created_at", "id")
+    )
 
 
 def audit_log(tournament: Tournament) -> QuerySet[LogEntry]:

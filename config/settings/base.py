@@ -264,7 +264,8 @@ CELERY_BEAT_SCHEDULE["owed-tasks-run"] = {
     "schedule": env_int("OWED_TASKS_SECONDS", 60),
 }
 
-# Audit log (django-auditlog): actors are set explicitly by the tournament services.
+# Audit log (django-auditlog): actors are set explicitly by the tournament services (and by the
+# games forfeit endpoint, for what a forfeit changes in a tournament).
 AUDITLOG_INCLUDE_ALL_MODELS = False
 
 # Logging: everything to the console, level from LOG_LEVEL.

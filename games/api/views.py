@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from auditlog.context import set_actor
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -130,9 +131,11 @@ class MatchForfeitView(WriteView):
     )
     def post(self, request: Request, pk: int) -> Response:
         data = validated(s.MatchForfeitSerializer, request)
-        match = services.match_forfeit(
-            match=visible_match(request, pk), user=request.user, loser=data["loser"]
-        )
+        # A tournament audits what the forfeit changes (tournaments.receivers) under this user.
+        with set_actor(request.user):
+            match = services.match_forfeit(
+                match=visible_match(request, pk), user=request.user, loser=data["loser"]
+            )
         return Response(s.MatchSerializer(match).data)
 
 

@@ -66,10 +66,20 @@ def result_report(
 
 
 def result_confirm(*, report: ResultReport, user: User) -> ResultReport:
-    """The reporter's opponent accepts the result: it is recorded as a finished game."""
+    """The reporter's opponent accepts the result: it is recorded as a finished game (or, for
+    a match report, as the final score). The match's organiser, when not one of its players,
+    may accept a pending or a disputed report as reported too (docs/decisions.md D39)."""
     with transaction.atomic():
-        report = _locked(report)
-        _check_opponent(report, user)
+        report = ResultReport.objects.select_for_update(no_key=True).get(pk=report.pk)
+        organiser = _is_deciding_organiser(report.match, user)
+        if report.status not in (OPEN if organiser else (ResultReport.Status.PENDING,)):
+            raise ConflictError(f"the report is already {report.status}")
+        if not organiser:
+            _check_opponent(
+                report,
+                user,
+                "only the reporter's opponent or the match's organiser may confirm a result",
+            )
         _check_open_for_reports(report.match)
         _respond(report, user, ResultReport.Status.CONFIRMED)
         _apply(report)
@@ -319,7 +329,20 @@ def _locked(report: ResultReport) -> ResultReport:
     return locked
 
 
-def _check_opponent(report: ResultReport, user: User) -> None:
+def _is_deciding_organiser(match: Match, user: User) -> bool:
+    """The organiser decides a report only from outside the match: an organiser who plays in
+    it answers the opponent's reports as a player, never their own."""
+    player = selectors.player_for(user)
+    if player is not None and player.pk in (match.player_one_id, match.player_two_id):
+        return False
+    return selectors.is_organiser(user, match)
+
+
+def _check_opponent(
+    report: ResultReport,
+    user: User,
+    message: str = "only the reporter's opponent may confirm or dispute a result",
+) -> None:
     player = selectors.player_for(user)
     match = report.match
     if (
@@ -327,7 +350,7 @@ def _check_opponent(report: ResultReport, user: User) -> None:
         or player.pk not in (match.player_one_id, match.player_two_id)
         or player.user_id == report.reporter_id
     ):
-        raise NotAllowedError("only the reporter's opponent may confirm or dispute a result")
+        raise NotAllowedError(message)
 
 
 def _check_open_for_reports(match: Match) -> None:

@@ -79,6 +79,41 @@ def test_dispute_then_organiser_override(otb_match, alice, bob, organiser, clien
     assert (otb_match.score_one, otb_match.score_two) == (1, 0)
 
 
+def test_the_organiser_accepts_a_pending_or_disputed_report_as_reported(
+    otb_match, alice, bob, organiser, client_for
+):
+    """docs/decisions.md D39: the organiser's confirm counts the result as it was reported."""
+    created = report(client_for(alice), otb_match, winner=alice.pk, points=2)
+    response = client_for(organiser).post(report_url("confirm", created["id"], otb_match))
+    assert response.status_code == 200
+    assert (response.json()["status"], response.json()["responded_by"]) == (
+        "confirmed",
+        organiser.pk,
+    )
+    again = client_for(organiser).post(report_url("confirm", created["id"], otb_match))
+    assert again.status_code == 409 and again.json()["detail"] == "the report is already confirmed"
+
+    second = report(client_for(bob), otb_match, winner=bob.pk, points=1)
+    client_for(alice).post(
+        report_url("dispute", second["id"], otb_match), {"reason": "I won"}, format="json"
+    )
+    response = client_for(organiser).post(report_url("confirm", second["id"], otb_match))
+    assert response.json()["status"] == "confirmed" and response.json()["dispute_reason"] == "I won"
+    otb_match.refresh_from_db()
+    assert (otb_match.score_one, otb_match.score_two) == (2, 1)
+
+
+def test_an_organiser_who_plays_does_not_confirm_their_own_report(alice, bob, client_for):
+    match = MatchFactory(player_one=alice, player_two=bob, organiser=alice.user)
+    created = report(client_for(alice), match, winner=alice.pk, points=1)
+    assert created["status"] == "pending", "a player's report, though they organise"
+    response = client_for(alice).post(report_url("confirm", created["id"], match))
+    assert response.status_code == 403
+    assert response.json()["detail"] == (
+        "only the reporter's opponent or the match's organiser may confirm a result"
+    )
+
+
 def test_an_organisers_report_counts_at_once(otb_match, alice, organiser, client_for):
     created = report(client_for(organiser), otb_match, winner=alice.pk, points=1)
     assert created["status"] == "confirmed"

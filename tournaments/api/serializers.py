@@ -7,8 +7,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.api.serializers import MAX_ID, JSONObjectField, StrictSerializer, id_field
+from games.api.serializers import PlayerRefSerializer, ResultReportSerializer
 from games.engine.options import MAX_MATCH_LENGTH
-from games.models import RatingHistory
+from games.models import RatingHistory, ResultReport
 from players.models import Club, Player, VariantRating
 from tournaments.models import Entry, Stage, Standing, Tournament
 from tournaments.services.lifecycle import MAX_BULK_ENTRIES
@@ -145,6 +146,28 @@ class CorrectSerializer(StrictSerializer):
     winner = id_field(help_text="entry id")
     score_one = serializers.IntegerField(min_value=0, max_value=999, required=False)
     score_two = serializers.IntegerField(min_value=0, max_value=999, required=False)
+
+
+class TournamentMatchRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="the tournament match (mid of /matches/{mid}/correct/)")
+    key = serializers.CharField()
+    stage = serializers.CharField()
+    round = serializers.IntegerField()
+
+
+class TournamentReportSerializer(ResultReportSerializer):
+    """A result report on one of the tournament's matches, with the match's players and its
+    place in the tournament (answer it with the games API's confirm or override)."""
+
+    tournament_match = TournamentMatchRefSerializer(source="match.tournament_match")
+    player_one = PlayerRefSerializer(source="match.player_one")
+    player_two = PlayerRefSerializer(source="match.player_two")
+
+    class Meta(ResultReportSerializer.Meta):
+        model = ResultReport
+        fields = [
+            *ResultReportSerializer.Meta.fields, "tournament_match", "player_one", "player_two",
+        ]  # fmt: skip
 
 
 class StandingSerializer(serializers.ModelSerializer):

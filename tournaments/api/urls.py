@@ -33,6 +33,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="round-deadline",
     ),
     path(
+        f"{T}rounds/<int:number>/tables/",
+        views.RoundTablesView.as_view(),
+        name="round-tables",
+    ),
+    path(
         f"{T}rounds/<int:number>/forfeit-no-shows/",
         views.RoundNoShowView.as_view(),
         name="round-no-shows",
@@ -40,6 +45,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(
         f"{T}matches/<int:mid>/correct/", views.ResultCorrectView.as_view(), name="result-correct"
     ),
+    path(f"{T}results/", views.ReportListView.as_view(), name="report-list"),
     path(f"{T}bracket/", views.BracketView.as_view(), name="bracket"),
     path(f"{T}standings/", views.StandingListView.as_view(), name="standing-list"),
     path(f"{T}standings.csv", views.StandingCsvView.as_view(), name="standing-csv"),

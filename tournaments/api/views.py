@@ -8,7 +8,7 @@ from typing import Any
 
 from auditlog.models import LogEntry
 from django.db.models import QuerySet
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 from common.api.views import WriteView, errors, validated
 from common.errors import InvalidRequestError
+from games.models import ResultReport
 from players.models import Player
 from tournaments import selectors, services
 from tournaments.api import serializers as s
@@ -26,6 +27,18 @@ from tournaments.brackets import Section
 from tournaments.models import Entry, Stage, Tournament
 
 BODY = OpenApiTypes.OBJECT
+
+
+def one_of(names: Iterable[str], default: str | None = None) -> str:
+    """A parameter's values for its description: '"main" (default) or "knockout"'."""
+    *rest, last = (f'"{name}"' + (" (default)" if name == default else "") for name in names)
+    return f"{', '.join(rest)} or {last}" if rest else last
+
+
+STAGE = OpenApiParameter("stage", str, description=one_of(Stage, default=Stage.MAIN))
+STAGE_OF_ROUND = OpenApiParameter(
+    "stage", str, description=f"{one_of(Stage, default=Stage.MAIN)}; in a bracket, a play level"
+)
 
 
 def tournament_for(pk: int) -> Tournament:
@@ -162,6 +175,19 @@ class RoundListView(APIView):
         return Response(selectors.round_list(tournament_for(pk)))
 
 
+class RoundTablesView(APIView):
+    @extend_schema(parameters=[STAGE_OF_ROUND], responses={200: BODY, **errors(404)})
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        """Round ``number`` as it is played: its matches with table numbers (table 1 the top
+        pairing), then its byes. In a bracket a round is a play level (docs/decisions.md D40)."""
+        tournament = tournament_for(pk)
+        stage = request.query_params.get("stage", Stage.MAIN)
+        sheet = selectors.round_tables(tournament, stage, number)
+        if sheet is None:
+            raise Http404(f"there is no round {number} in stage {stage}")
+        return Response(sheet)
+
+
 class RoundPairView(WriteView):
     @extend_schema(request=s.PairSerializer, responses={201: BODY,
                    **errors(400, 401, 403, 404, 409)})  # fmt: skip
@@ -215,15 +241,6 @@ class ResultCorrectView(WriteView):
         return Response(selectors.match_json(row, {}, selectors.draw_seeds(tournament, row.stage)))
 
 
-def one_of(names: Iterable[str], default: str | None = None) -> str:
-    """A parameter's values for its description: '"main" (default) or "knockout"'."""
-    *rest, last = (f'"{name}"' + (" (default)" if name == default else "") for name in names)
-    return f"{', '.join(rest)} or {last}" if rest else last
-
-
-STAGE = OpenApiParameter("stage", str, description=one_of(Stage, default=Stage.MAIN))
-
-
 class BracketView(APIView):
     @extend_schema(parameters=[STAGE], responses={200: BODY, **errors(404)})
     def get(self, request: Request, pk: int) -> Response:
@@ -254,6 +271,34 @@ class StandingCsvView(APIView):
         response = HttpResponse(selectors.standings_csv(tournament), content_type="text/csv")
         response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}.csv"'
         return response
+
+
+REPORT_STATUSES = [str(status) for status in ResultReport.Status]
+OPEN_REPORTS = [ResultReport.Status.PENDING.value, ResultReport.Status.DISPUTED.value]
+REPORT_STATUS = OpenApiParameter(
+    "status",
+    str,
+    description=f"comma-separated, of {one_of(REPORT_STATUSES)}; default: pending,disputed",
+)
+
+
+class ReportListView(APIView):
+    @extend_schema(
+        parameters=[REPORT_STATUS],
+        responses={200: s.TournamentReportSerializer(many=True), **errors(400, 404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        """The result reports on the tournament's matches, oldest first: by default those
+        waiting for an answer (pending and disputed), which an organiser confirms or overrides
+        through the games API."""
+        tournament = tournament_for(pk)
+        text = request.query_params.get("status") or ",".join(OPEN_REPORTS)
+        statuses = [part.strip() for part in text.split(",") if part.strip()]
+        unknown = [status for status in statuses if status not in REPORT_STATUSES]
+        if unknown or not statuses:
+            raise InvalidRequestError(f"status must be {one_of(REPORT_STATUSES)}, not {text!r}")
+        reports = selectors.result_reports(tournament, statuses)
+        return Response(s.TournamentReportSerializer(reports, many=True).data)
 
 
 class AuditLogView(generics.ListAPIView):

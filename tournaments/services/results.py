@@ -5,7 +5,9 @@ deadlines and forfeits for no-shows."""
 from __future__ import annotations
 
 import datetime
+from contextlib import nullcontext
 
+from auditlog.context import set_actor
 from django.db import transaction
 from django.utils import timezone
 
@@ -13,7 +15,7 @@ from common.errors import ConflictError, InvalidRequestError
 from games import selectors as games_selectors
 from games import services as games_services
 from games.engine import InvalidScoreError, Options, final_score_winner
-from games.models import Game, Match
+from games.models import Game, Match, ResultReport
 from games.selectors import User
 from games.services.ratings import ratings_enqueue
 from tournaments import brackets
@@ -27,17 +29,45 @@ MatchStatus = TournamentMatch.Status
 
 def tournament_match_record(*, match: Match) -> TournamentMatch | None:
     """``match`` has ended: store its outcome on its tournament slot, fill the next matches and
-    recompute the standings on commit. None when the match belongs to no tournament."""
+    recompute the standings on commit. None when the match belongs to no tournament.
+
+    The audit log records the result under the user who made it count: whoever answered the
+    report that ended the match (the organiser who entered, confirmed or overrode it, or the
+    opponent who confirmed it), with that report's id. A forfeit is recorded under the actor of
+    the caller's audit context (the organiser who declared it, the withdrawing player); a match
+    played out online under none."""
     row = TournamentMatch.objects.filter(match=match).first()
     if row is None:
         return None
-    with transaction.atomic():
+    report = _deciding_report(match)
+    actor = report.responded_by if report is not None else None
+    with transaction.atomic(), set_actor(actor) if actor else nullcontext():
         tournament = locked(row.tournament)
         row = TournamentMatch.objects.select_for_update(no_key=True).get(pk=row.pk)
         _outcome_store(row, match)
+        audit(
+            tournament,
+            actor,
+            "forfeit" if row.is_forfeit else "result",
+            **{row.key: (None, [row.winner_id, row.score_one, row.score_two])},
+            **({"report": (None, report.pk)} if report is not None else {}),
+        )
         formats.progress(tournament, row)
         standings_enqueue(tournament)
     return row
+
+
+def _deciding_report(match: Match) -> ResultReport | None:
+    """The counted report that ended an over-the-board match (its last one), if any."""
+    if match.status != Match.Status.FINISHED:
+        return None
+    counted = (ResultReport.Status.CONFIRMED, ResultReport.Status.OVERRIDDEN)
+    return (
+        match.reports.filter(status__in=counted)
+        .select_related("responded_by")
+        .order_by("-responded_at", "-id")
+        .first()
+    )
 
 
 def _outcome_store(row: TournamentMatch, match: Match) -> None:

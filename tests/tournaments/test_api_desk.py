@@ -1,0 +1,185 @@
+"""What the organiser's desk does, through the API: every organiser of a tournament organises its
+matches (D38), the reports waiting for an answer, a round's tables (D40), and who may act."""
+
+import pytest
+from django.urls import reverse
+
+from games.models import Match
+from tests.tournaments.factories import PlayerFactory, UserFactory
+from tests.tournaments.helpers import tournament_running
+from tournaments.models import Tournament, TournamentMatch
+
+pytestmark = pytest.mark.django_db
+
+
+def ready_rows(pk):
+    return list(
+        TournamentMatch.objects.filter(tournament_id=pk, status="ready")
+        .select_related("entry_one__player", "entry_two__player", "match")
+        .order_by("round", "index")
+    )
+
+
+def results(match_id):
+    return reverse("games:result-list", kwargs={"pk": match_id})
+
+
+def report_action(match_id, rid, action):
+    return reverse(f"games:result-{action}", kwargs={"pk": match_id, "rid": rid})
+
+
+FINAL_5_2 = {"scope": "match", "score_one": 5, "score_two": 2}
+
+
+@pytest.fixture
+def cup(org_api, players):
+    """A running single elimination of four players over the board, matches to 5."""
+    return tournament_running(
+        org_api,
+        players[:4],
+        format="single_elimination",
+        match_length=5,
+        match_mode="over_the_board",
+    )
+
+
+def test_every_organiser_of_a_tournament_organises_its_matches(cup, api_as, organiser):
+    """docs/decisions.md D38: a co-organiser enters, confirms and overrides results and declares
+    forfeits, as the creator does; an organiser of another tournament does none of it."""
+    co = UserFactory(username="co-organiser")
+    Tournament.objects.get(pk=cup["id"]).organisers.add(co)
+    first, second = ready_rows(cup["id"])
+    elsewhere = UserFactory(username="elsewhere")
+    api_as(elsewhere).post("tournaments:tournament-list", {"name": "Other", "format": "swiss"}, 201)
+    for user in (elsewhere, UserFactory(username="stranger")):
+        client = api_as(user).client
+        assert client.post(results(first.match_id), FINAL_5_2, format="json").status_code == 403
+        loser = {"loser": first.entry_one.player_id}
+        forfeit = reverse("games:match-forfeit", kwargs={"pk": first.match_id})
+        assert client.post(forfeit, loser, format="json").status_code == 403
+
+    entered = api_as(co).post("games:result-list", FINAL_5_2, status=201, pk=first.match_id)
+    assert (entered["status"], entered["reporter_username"]) == ("confirmed", "co-organiser")
+    first.refresh_from_db()
+    assert first.status == "done" and first.winner == first.entry_one
+    audited = [e for e in api_as(co).get("tournaments:audit-log", pk=cup["id"])["results"]
+               if e["action"] == "result"]  # fmt: skip
+    assert [(e["actor"], e["changes"]) for e in audited] == [
+        (
+            "co-organiser",
+            {"W1-1": [None, [first.entry_one_id, 5, 2]], "report": [None, entered["id"]]},
+        )
+    ]
+    forfeit = {"loser": second.entry_two.player_id}
+    api_as(co).post("games:match-forfeit", forfeit, pk=second.match_id)
+    log = api_as(co).get("tournaments:audit-log", pk=cup["id"])["results"]
+    assert [(e["actor"], e["changes"]) for e in log if e["action"] == "forfeit"] == [
+        ("co-organiser", {"W1-2": [None, [second.entry_one_id, 0, 0]]})
+    ]
+    final = TournamentMatch.objects.get(tournament_id=cup["id"], key="W2-1")
+    assert final.status == "ready" and (final.entry_one, final.entry_two) == (
+        first.entry_one,
+        second.entry_one,
+    )
+    assert Match.objects.get(pk=final.match_id).organiser == organiser, "still the creator"
+
+
+def test_the_queue_lists_pending_and_disputed_reports_of_the_tournament(
+    cup, api_as, org_api, organiser
+):
+    first, second = ready_rows(cup["id"])
+    one = first.entry_one.player
+    pending = api_as(one).post("games:result-list", FINAL_5_2, status=201, pk=first.match_id)
+    three, four = second.entry_one.player, second.entry_two.player
+    body = {"scope": "match", "score_one": 1, "score_two": 5}
+    disputed = api_as(four).post("games:result-list", body, status=201, pk=second.match_id)
+    api_as(three).post(
+        "games:result-dispute", {"reason": "I won 5-4"}, pk=second.match_id, rid=disputed["id"]
+    )
+
+    queue = org_api.get("tournaments:report-list", pk=cup["id"])
+    assert [(r["id"], r["status"]) for r in queue] == [
+        (pending["id"], "pending"),
+        (disputed["id"], "disputed"),
+    ]
+    item = queue[1]
+    assert item["tournament_match"] == {"id": second.pk, "key": "W1-2", "stage": "main", "round": 1}
+    assert item["player_one"] == {"id": three.pk, "display_name": three.display_name}
+    assert item["player_two"]["id"] == four.pk
+    assert (item["score_one"], item["score_two"], item["dispute_reason"]) == (1, 5, "I won 5-4")
+    only = org_api.get("tournaments:report-list", pk=cup["id"], params={"status": "disputed"})
+    assert [r["id"] for r in only] == [disputed["id"]]
+
+    # The organiser accepts the first as reported (D39) and overrides the second.
+    org_api.post("games:result-confirm", pk=first.match_id, rid=pending["id"])
+    decision = {"scope": "match", "score_one": 5, "score_two": 4}
+    org_api.post("games:result-override", decision, pk=second.match_id, rid=disputed["id"])
+    assert org_api.get("tournaments:report-list", pk=cup["id"]) == []
+    done = org_api.get(
+        "tournaments:report-list", pk=cup["id"], params={"status": "confirmed,overridden"}
+    )
+    assert [(r["status"], r["responded_by"]) for r in done] == [
+        ("confirmed", organiser.pk),
+        ("overridden", organiser.pk),
+    ]
+    final = TournamentMatch.objects.get(tournament_id=cup["id"], key="W2-1")
+    assert (final.entry_one.player, final.entry_two.player) == (one, three)
+
+
+def test_the_queue_refuses_an_unknown_status_and_an_unknown_tournament(cup, org_api):
+    url = reverse("tournaments:report-list", kwargs={"pk": cup["id"]})
+    response = org_api.client.get(url, {"status": "pending,lost"})
+    assert response.status_code == 400
+    detail = response.json()["detail"]
+    assert detail.startswith("status must be") and detail.endswith("not 'pending,lost'")
+    missing = reverse("tournaments:report-list", kwargs={"pk": 999_999})
+    assert org_api.client.get(missing).status_code == 404
+
+
+def test_players_cannot_confirm_override_or_correct_for_a_tournament_they_do_not_run(cup, api_as):
+    first, second = ready_rows(cup["id"])
+    reporter, opponent = first.entry_one.player, first.entry_two.player
+    outsider = second.entry_one.player  # plays in the tournament, not in this match
+    pending = api_as(reporter).post("games:result-list", FINAL_5_2, status=201, pk=first.match_id)
+    confirm = report_action(first.match_id, pending["id"], "confirm")
+    override = report_action(first.match_id, pending["id"], "override")
+    for player in (reporter, outsider, PlayerFactory()):
+        client = api_as(player).client
+        assert client.post(confirm).status_code == 403
+        assert client.post(override, FINAL_5_2, format="json").status_code == 403
+    api_as(opponent).post("games:result-confirm", pk=first.match_id, rid=pending["id"])
+
+    correct = reverse("tournaments:result-correct", kwargs={"pk": cup["id"], "mid": first.pk})
+    body = {"winner": first.entry_two_id, "score_one": 3, "score_two": 5}
+    for player in (reporter, opponent, outsider):
+        response = api_as(player).client.post(correct, body, format="json")
+        assert response.status_code == 403
+        assert response.json()["detail"] == "only the tournament's organisers may do this"
+    first.refresh_from_db()
+    assert first.winner == first.entry_one
+
+
+def test_a_swiss_round_lists_its_tables_top_pairing_first_and_the_bye_without_one(org_api, players):
+    """docs/decisions.md D40."""
+    pk = tournament_running(org_api, players[:5], format="swiss", swiss_rounds=3)["id"]
+    sheet = org_api.get("tournaments:round-tables", pk=pk, number=1)
+    assert [(t["table"], t["key"]) for t in sheet["tables"]] == [(1, "R1-1"), (2, "R1-2")]
+    assert [b["key"] for b in sheet["byes"]] == ["R1-bye"]
+    assert sheet["tables"][0]["players"][0]["seed"] == 1, "the top seed at table 1"
+    assert (sheet["stage"], sheet["number"], sheet["is_finished"]) == ("main", 1, False)
+    missing = reverse("tournaments:round-tables", kwargs={"pk": pk, "number": 2})
+    assert org_api.client.get(missing).status_code == 404
+
+
+def test_a_bracket_round_is_a_play_level_with_its_own_tables(org_api, players):
+    """Winners round 2 and losers round 1 of a double elimination are played side by side."""
+    pk = tournament_running(org_api, players[:8], format="double_elimination")["id"]
+    first = org_api.get("tournaments:round-tables", pk=pk, number=1)
+    assert [(t["table"], t["key"]) for t in first["tables"]] == [
+        (1, "W1-1"), (2, "W1-2"), (3, "W1-3"), (4, "W1-4"),
+    ]  # fmt: skip
+    second = org_api.get("tournaments:round-tables", pk=pk, number=2)
+    assert [(t["table"], t["key"]) for t in second["tables"]] == [
+        (1, "W2-1"), (2, "W2-2"), (3, "L1-1"), (4, "L1-2"),
+    ]  # fmt: skip
+    assert second["deadline"] is None
