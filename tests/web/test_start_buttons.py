@@ -108,8 +108,8 @@ def test_nobody_else_sees_a_start_button(cup):
 
 @pytest.mark.django_db
 def test_the_button_shows_exactly_when_the_api_would_start_the_match(cup, four, organiser):
-    """Against the API itself: a co-organiser who did not create the tournament is not the
-    matches' organiser (README "Trust"), so sees no button, as the API refuses them."""
+    """Against the API itself, for everyone including a co-organiser who did not create the
+    tournament (a tournament's organisers organise its matches, docs/decisions.md D38)."""
     tournament = Tournament.objects.get(pk=cup)
     co_organiser = UserFactory(username="co-organiser")
     tournament.organisers.add(co_organiser)
