@@ -32,6 +32,18 @@ DEMO_ORGANISER = "organiser"
 RATED_ORGANISERS = "Rated tournament organisers"
 
 
+def rated_organisers_group() -> Group:
+    """The group staff put a club's trusted organisers in: they run rated tournaments and enter
+    players without accounts (and hand out the codes to claim them). The demo's organiser is
+    in it, and so is the organiser of the browser scenarios (tests/web/test_desk_scenarios.py)."""
+    group, _ = Group.objects.get_or_create(name=RATED_ORGANISERS)
+    group.permissions.add(
+        Permission.objects.get(codename="run_rated_tournament"),
+        Permission.objects.get(content_type__app_label="players", codename="add_player"),
+    )
+    return group
+
+
 class Command(BaseCommand):
     help = (
         "Create demo players (password 'tabla-demo'), a finished match, one in progress, and "
@@ -45,7 +57,7 @@ class Command(BaseCommand):
         else:
             self._matches(players[:4])
         organiser = self._user(DEMO_ORGANISER)
-        organiser.groups.add(self._rated_organisers())
+        organiser.groups.add(rated_organisers_group())
         for tournament in demo_tournaments(organiser=organiser, players=players):
             self.stdout.write(
                 f"tournament {tournament.pk}: {tournament.name} ({tournament.format})"
@@ -63,16 +75,6 @@ class Command(BaseCommand):
             user=user, defaults={"display_name": name, "country": country, "club": club}
         )
         return player
-
-    def _rated_organisers(self) -> Group:
-        """The group staff put a club's trusted organisers in: they run rated tournaments and
-        enter players without accounts (and hand out the codes to claim them)."""
-        group, _ = Group.objects.get_or_create(name=RATED_ORGANISERS)
-        group.permissions.add(
-            Permission.objects.get(codename="run_rated_tournament"),
-            Permission.objects.get(content_type__app_label="players", codename="add_player"),
-        )
-        return group
 
     def _user(self, username: str) -> Any:
         user, created = get_user_model().objects.get_or_create(username=username)
