@@ -157,11 +157,24 @@ def results_desk(tournament: Tournament) -> dict[str, Any]:
     return {
         "queue": [_queue_item(report) for report in reports],
         "open_rounds": open_rounds,
+        "next_step": None if open_rounds else _next_step(tournament),
         "finished_rounds": finished_rounds,
         "online": tournament.match_mode == Tournament.MatchMode.ONLINE,
         "result_kinds": [kind for kind, _label in RESULT_KINDS],
         "not_started": tournament.status in NOT_STARTED,
     }
+
+
+def _next_step(tournament: Tournament) -> str | None:
+    """What the organiser does once no match waits for a result: pair the next Swiss round
+    ("pair"), or nothing, the tournament being over ("finished"); None otherwise (in a bracket
+    the next matches are drawn as the results come in)."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return "finished"
+    pairing = swiss_pairing(tournament)
+    if pairing is not None and pairing["may_pair"]:
+        return "pair"
+    return None
 
 
 def _queue_item(report: ResultReport) -> dict[str, Any]:

@@ -181,6 +181,41 @@ def test_an_open_match_takes_its_final_score_through_the_games_api():
     assert 'name="score_one" data-type="int"' in html and 'name="score_two" data-type="int"' in html
 
 
+def test_once_no_match_waits_the_results_tab_says_what_comes_next():
+    """Found by the Swiss scenario (test_desk_scenarios.py): after a round's last result the
+    tab only said "No match is waiting", though the next round waits to be paired elsewhere."""
+    swiss = running(4, format="swiss", swiss_rounds=2)
+    html = desk(swiss, "results")
+    assert "the result counts at once." in html and "next match is drawn" not in html
+    assert "data-next-step" not in html
+    finish(swiss, "R1-1")
+    finish(swiss, "R1-2")
+    html = desk(swiss, "results")
+    assert "Round 1 is finished." in html
+    assert '<a href="?tab=rounds">Pair round 2 on the Rounds tab.</a>' in html
+    assert "Type both final scores" not in html, "no help for a form that is not there"
+
+    services.swiss_round_pair(tournament=swiss, user=swiss.created_by)
+    assert "data-next-step" not in desk(swiss, "results")
+    finish(swiss, "R2-1")
+    finish(swiss, "R2-2")
+    html = desk(swiss, "results")
+    public = reverse("tournaments_web:tournament", kwargs={"pk": swiss.pk})
+    assert "The tournament is finished." in html and f'<a href="{public}">' in html
+    assert "Pair round" not in html
+
+
+def test_a_bracket_draws_its_next_matches_by_itself():
+    cup = running(4, format="single_elimination")
+    html = desk(cup, "results")
+    assert "the result counts at once and the next match is drawn." in html
+    finish(cup, "W1-1")
+    finish(cup, "W1-2")
+    assert "data-next-step" not in desk(cup, "results"), "the final is open"
+    finish(cup, "W2-1")
+    assert "The tournament is finished." in desk(cup, "results")
+
+
 def test_the_tabs_before_the_start_say_there_is_nothing_yet():
     organiser = UserFactory(username="early")
     tournament = services.tournament_create(user=organiser, name="Later", format="swiss")

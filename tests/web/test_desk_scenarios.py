@@ -139,9 +139,10 @@ def player_session(new_page, live_server, username: str, path: str):
 
 
 def public_finish(desk: Desk, entries: int) -> tuple[str, list[str]]:
-    """From the desk to the public page: the champion of the podium and the standings' names."""
+    """From the Results tab's last word to the public page: the champion of the podium and the
+    standings' names."""
     page = desk.page
-    page.get_by_role("link", name="Public page").click()
+    page.locator("[data-next-step]").get_by_role("link", name="See the podium").click()
     podium = page.locator("[data-podium]")
     podium.wait_for()
     champion = podium.locator('[data-place="1"] .podium-names').inner_text()
@@ -305,8 +306,8 @@ def test_a_swiss_of_three_rounds_printed_and_run_from_the_desk(
         for index, key in enumerate(keys):
             desk.enter_score(key, *((3, 1) if index % 2 else (0, 3)))
         desk.shot(f"round-{number}-results")
-        if number < 3:
-            desk.tab("Rounds")
+        if number < 3:  # the Results tab says what comes next
+            desk.click_and_reload(page.get_by_role("link", name=f"Pair round {number + 1} on"))
             desk.click_and_reload(page.get_by_role("button", name=f"Pair round {number + 1}"))
             page.locator(f'section.desk-round[data-round="{number + 1}"]').wait_for()
 
