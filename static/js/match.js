@@ -165,9 +165,15 @@
       panel.forEach(function (b) { b.disabled = true; });
       act(post(client[button.dataset.action + "_url"], { ply: client.ply }), "[data-play-error]")
         .then(function () { panel.forEach(function (b) { b.disabled = false; }); });
-    } else if (button.dataset.action === "confirm" || button.dataset.action === "dispute") {
+    } else if (button.dataset.action === "confirm") {
       button.disabled = true;
       act(post(button.dataset.url), "[data-report-error]");
+    } else if (button.dataset.action === "dispute") {
+      // The reason typed next to the button goes to the organiser who decides.
+      var reason = button.parentNode.querySelector("[data-dispute-reason]");
+      button.disabled = true;
+      act(post(button.dataset.url, { reason: reason ? reason.value.trim() : "" }),
+        "[data-report-error]");
     } else if (button.dataset.action === "accept" || button.dataset.action === "decline") {
       button.disabled = true;
       act(post(button.dataset.url), "[data-challenge-error]");

@@ -349,6 +349,29 @@ def test_the_organiser_overrides_a_disputed_result(live_server, new_page, size):
     assert console.errors == []
 
 
+def test_a_player_disputes_with_a_reason_the_desk_shows(live_server, new_page):
+    """Found by the double-elimination scenario (test_desk_scenarios.py): the match page had
+    no place for the reason of a dispute, so the desk could only say "no reason given"."""
+    cup = running(4, format="single_elimination")
+    first = row(cup, "W1-1")
+    one, two = first.entry_one.player, first.entry_two.player
+    report = games_services.result_report(
+        match=first.match, user=one.user, scope="match", score_one=3, score_two=0
+    )
+    page, console = new_page(390, 844)
+    path = reverse("web:match", kwargs={"pk": first.match_id})
+    log_in(page, live_server.url, two.user.username, path)
+    page.fill("#results [data-dispute-reason]", "  I won 3-2 at table 2 ")
+    page.locator("#results").get_by_role("button", name="Dispute").click()
+    page.locator("#results .badge.status-disputed").wait_for()
+    shown = page.locator("#results [data-dispute]").inner_text()
+    assert shown == "“I won 3-2 at table 2” · the organiser decides"
+    report.refresh_from_db()
+    assert (report.status, report.dispute_reason) == ("disputed", "I won 3-2 at table 2")
+    assert "Disputed: “I won 3-2 at table 2”" in desk(cup, "results")
+    assert console.errors == []
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_pairing_a_swiss_round_and_printing_it(live_server, new_page, size):
     swiss = running(4, format="swiss", swiss_rounds=2)
