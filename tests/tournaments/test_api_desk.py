@@ -4,9 +4,10 @@ matches (D38), the reports waiting for an answer, a round's tables (D40), and wh
 import pytest
 from django.urls import reverse
 
-from games.models import Match
+from games.models import Match, ResultReport
 from tests.tournaments.factories import PlayerFactory, UserFactory
 from tests.tournaments.helpers import tournament_running
+from tournaments.management.commands.demo_setup import rated_organisers_group
 from tournaments.models import Tournament, TournamentMatch
 
 pytestmark = pytest.mark.django_db
@@ -183,3 +184,60 @@ def test_a_bracket_round_is_a_play_level_with_its_own_tables(org_api, players):
         (1, "W2-1"), (2, "W2-2"), (3, "L1-1"), (4, "L1-2"),
     ]  # fmt: skip
     assert second["deadline"] is None
+
+
+def test_every_desk_action_is_refused_to_a_player_and_to_another_tournaments_organiser(
+    api_as, org_api, players
+):
+    """What the desk's buttons call, called by hand: a player of the tournament and a rated
+    organiser (the demo's group) who runs another tournament get 403 on each, and nothing
+    changes. Reads stay public; the desk pages are tests/web/test_desk*.py's."""
+    pk = tournament_running(
+        org_api, players[:6], format="swiss", swiss_rounds=3, match_mode="over_the_board"
+    )["id"]
+    tournament = Tournament.objects.get(pk=pk)
+    first, second, _third = ready_rows(pk)
+    insider = first.entry_one.player  # plays in the tournament
+    other = UserFactory(username="other-organiser")
+    other.groups.add(rated_organisers_group())
+    api_as(other).post(
+        "tournaments:tournament-list", {"name": "Theirs", "format": "swiss"}, status=201
+    )
+
+    def url(name, **kwargs):
+        return reverse(name, kwargs={"pk": pk, **kwargs})
+
+    someone_else = second.entry_one  # an entry that is not the insider's
+    calls = [
+        (url("tournaments:registration-open"), None),
+        (url("tournaments:registration-close"), None),
+        (url("tournaments:start"), None),
+        (url("tournaments:seed"), {"method": "random"}),
+        (url("tournaments:entry-check-in", eid=someone_else.pk), None),
+        (url("tournaments:entry-withdraw", eid=someone_else.pk), None),
+        (url("tournaments:round-pair"), {}),
+        (url("tournaments:round-deadline", number=1), {"deadline": "2030-01-01T20:00:00Z"}),
+        (url("tournaments:round-no-shows", number=1), {}),
+        (url("tournaments:result-correct", mid=second.pk),
+         {"winner": second.entry_one_id, "score_one": 1, "score_two": 0}),
+        (reverse("games:match-forfeit", kwargs={"pk": second.match_id}),
+         {"loser": second.entry_two.player_id}),
+        (results(second.match_id), {"scope": "match", "score_one": 1, "score_two": 0}),
+    ]  # fmt: skip
+    for user in (insider, other):
+        client = api_as(user).client
+        for address, body in calls:
+            response = client.post(address, body, format="json")
+            assert response.status_code == 403, (user, address, response.content)
+        patch = client.patch(url("tournaments:tournament-detail"), {"name": "Mine"}, format="json")
+        assert patch.status_code == 403
+    assert ResultReport.objects.filter(match__tournament_match__tournament=tournament).count() == 0
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.current_round, tournament.status) == ("Cup", 1, "running")
+    assert all(row.status == "ready" for row in ready_rows(pk))
+    assert not tournament.entries.filter(checked_in=True).exists()
+    assert not tournament.entries.exclude(status="active").exists()
+    # Reads are public: the queue, the tables, the audit log.
+    for name, kwargs in [("tournaments:report-list", {}), ("tournaments:round-tables",
+                         {"number": 1}), ("tournaments:audit-log", {})]:  # fmt: skip
+        assert api_as(insider).client.get(url(name, **kwargs)).status_code == 200

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from tests.tournaments.factories import PlayerFactory, TournamentFactory, UserFactory
 from tests.web.helpers import log_in
+from tournaments.management.commands.demo_setup import rated_organisers_group
 
 pytestmark = pytest.mark.django_db
 
@@ -57,6 +58,23 @@ def test_the_desk_is_for_the_organisers_and_staff_only(cup):
     client = Client()
     client.force_login(co_organiser)
     assert client.get(desk_url(cup)).status_code == 200
+
+
+def test_running_a_tournament_gives_no_desk_of_another(cup):
+    """An organiser in the demo's group "Rated tournament organisers", with a tournament of
+    their own, reaches its desk but neither the tabs nor the print page of someone else's."""
+    other = UserFactory(username="other-organiser")
+    other.groups.add(rated_organisers_group())
+    theirs = TournamentFactory(created_by=other, name="Theirs")
+    client = Client()
+    client.force_login(other)
+    assert client.get(desk_url(theirs)).status_code == 200
+    for tab in (None, "registration", "rounds", "results", "settings"):
+        assert client.get(desk_url(cup, tab)).status_code == 403, tab
+    printed = reverse("tournaments_web:desk-print-round", kwargs={"pk": cup.pk, "number": 1})
+    assert client.get(printed).status_code == 403
+    page = client.get(reverse("tournaments_web:tournament", kwargs={"pk": cup.pk}))
+    assert desk_url(cup) not in page.content.decode()
 
 
 def test_the_tournament_page_links_the_desk_for_its_organisers_only(cup):
