@@ -1,13 +1,17 @@
 """The organiser's desk: only a tournament's organisers (and staff) reach it; its actions are
 API calls declared in the page (static/js/desk.js), and an error answer is shown, not lost."""
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
 from tests.tournaments.factories import PlayerFactory, TournamentFactory, UserFactory
 from tests.web.helpers import log_in
 from tournaments.management.commands.demo_setup import rated_organisers_group
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -75,6 +79,25 @@ def test_running_a_tournament_gives_no_desk_of_another(cup):
     assert client.get(printed).status_code == 403
     page = client.get(reverse("tournaments_web:tournament", kwargs={"pk": cup.pk}))
     assert desk_url(cup) not in page.content.decode()
+
+
+def test_the_demos_organiser_logs_in_and_finds_the_desks():
+    """`make run` loads the demo: its organiser logs in with the demo password and finds the
+    desk of each demo tournament under "Your tournaments" (README, "Running a tournament")."""
+    output = StringIO()
+    call_command("demo_setup", stdout=output)
+    assert "log in as organiser (password tabla-demo)" in output.getvalue()
+    client = Client()
+    assert client.login(username="organiser", password="tabla-demo")
+    html = client.get(reverse("tournaments_web:index")).content.decode()
+    assert "Your tournaments" in html and 'href="/tournaments/new/"' in html
+    demos = Tournament.objects.filter(created_by__username="organiser").order_by("pk")
+    assert [t.name for t in demos] == ["Demo Club Cup", "Demo Swiss Night"]
+    for tournament in demos:
+        assert f'href="{desk_url(tournament)}"' in html
+        assert f"desk {desk_url(tournament)}" in output.getvalue()
+        for tab in ("registration", "rounds", "results", "settings"):
+            assert client.get(desk_url(tournament, tab)).status_code == 200
 
 
 def test_the_tournament_page_links_the_desk_for_its_organisers_only(cup):

@@ -60,8 +60,13 @@ class Command(BaseCommand):
         organiser.groups.add(rated_organisers_group())
         for tournament in demo_tournaments(organiser=organiser, players=players):
             self.stdout.write(
-                f"tournament {tournament.pk}: {tournament.name} ({tournament.format})"
+                f"tournament {tournament.pk}: {tournament.name} ({tournament.format}), "
+                f"desk /tournaments/{tournament.pk}/desk/"
             )
+        self.stdout.write(
+            f"organiser: log in as {DEMO_ORGANISER} (password {DEMO_PASSWORD}) to run them at "
+            "their desks, or New tournament at /tournaments/"
+        )
         for player in players:
             token, _ = Token.objects.get_or_create(user=player.user)
             self.stdout.write(f"player {player.pk} {player.user.username}: token {token.key}")
