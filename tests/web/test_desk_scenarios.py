@@ -1,9 +1,9 @@
 """Issue 12, tested as a user would: an organiser who never used the admin (a user in the demo's
 group "Rated tournament organisers", logging in through the login form) runs two whole
 tournaments in the browser, all by clicking: an 8-player double elimination with a disputed
-result overridden from the Results queue, and a 12-player Swiss of 3 rounds with its pairings
-and result slips printed. Screenshots of the key steps, and a PDF of one round's print page,
-go to tests/artifacts/ (git-ignored)."""
+result overridden from the Results queue, a refused typo and a correction, and a 12-player Swiss
+of 3 rounds with its pairings and result slips printed. Screenshots of the key steps, and a PDF
+of one round's print page, go to tests/artifacts/ (git-ignored)."""
 
 from __future__ import annotations
 
@@ -235,9 +235,18 @@ def test_a_double_elimination_run_from_the_desk(
     error.wait_for()
     assert "exactly one player at 3 points or more" in error.inner_text()
     assert row(cup, "W1-2").status == "ready"
+    desk.enter_score("W1-2", 3, 0)
 
-    # The over-the-board results of the slips handed in, entered one by one, to the end.
-    entered = []
+    # The slip said 3-2: a correction, before the next match of either player has begun.
+    done = page.locator('li.desk-match.done[data-key="W1-2"]')
+    done.locator("summary", has_text="Correct").click()
+    done.locator('form[data-correct] input[name="score_two"]').fill("2")
+    desk.click_and_reload(done.get_by_role("button", name="Save the correction"))
+    assert done.locator(".desk-final").inner_text() == "3–2"
+    assert (row(cup, "W1-2").score_one, row(cup, "W1-2").score_two) == (3, 2)
+
+    # The other over-the-board results of the slips handed in, one by one, to the end.
+    entered = ["W1-2"]
     while keys := desk.open_keys():
         key = keys[0]
         if key == "GF":  # the losers' bracket player wins: the reset is played
