@@ -3,6 +3,7 @@ slips (tournaments/desk.py). Read only: every change goes through the REST API."
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils import timezone
@@ -12,20 +13,26 @@ from django.utils.translation import ngettext
 from games.models import RESULT_KINDS, ResultReport
 from games.services.results import KIND_FOR_POINTS
 from players.models import Player
-from tournaments import brackets, selectors
+from tournaments import brackets, selectors, web_selectors
 from tournaments.models import Stage, Tournament, TournamentMatch
+from tournaments.round_names import RoundName
 
 MatchStatus = TournamentMatch.Status
 OPEN_REPORTS = (ResultReport.Status.PENDING, ResultReport.Status.DISPUTED)
 NOT_STARTED = (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
 
 
-def round_label(stage: str, number: int) -> str:
+def round_label(stage: str, number: int, names: Sequence[RoundName] = ()) -> str:
     """ "Round 3", or "Knock-out round 1" for the knock-out after groups. A bracket's round is
-    a play level (docs/decisions.md D40); named rounds (Final, Semi-final) are not used here."""
+    a play level (docs/decisions.md D40): the names of the bracket rounds it holds follow
+    ("Round 6 · Grand final", "Round 3 · Winners' final, Losers' round 2")."""
     if stage == Stage.KNOCKOUT:
-        return _("Knock-out round %(number)s") % {"number": number}
-    return _("Round %(number)s") % {"number": number}
+        label = _("Knock-out round %(number)s") % {"number": number}
+    else:
+        label = _("Round %(number)s") % {"number": number}
+    if not names:
+        return label
+    return f"{label} · {', '.join(web_selectors.round_label(name) for name in names)}"
 
 
 def round_sheets(tournament: Tournament) -> list[dict[str, Any]]:
@@ -35,7 +42,7 @@ def round_sheets(tournament: Tournament) -> list[dict[str, Any]]:
     return [
         {
             **sheet,
-            "label": round_label(stage, sheet["number"]),
+            "label": round_label(stage, sheet["number"], sheet["round_names"]),
             "is_bracket": selectors.is_bracket_stage(tournament, stage),
             "tables": [{**t, "awaits": _awaits(t["sources"])} for t in sheet["tables"]],
             "open": [table for table in sheet["tables"] if table["status"] == MatchStatus.READY],

@@ -292,8 +292,17 @@ def round_sheets(tournament: Tournament, stage: str) -> list[dict[str, Any]]:
             rounds.setdefault(row.round, []).append(row)
     seeds = draw_seeds(tournament, stage)
     deadlines = dict(tournament.rounds.filter(stage=stage).values_list("number", "deadline"))
+    names = round_names(tournament, stage, rows) if is_bracket else {}
     return [
-        _round_sheet(stage, number, chosen, seeds, None if is_bracket else deadlines.get(number))
+        {
+            **_round_sheet(
+                stage, number, chosen, seeds, None if is_bracket else deadlines.get(number)
+            ),
+            # A bracket's play level holds rounds of its sections: their names, in play order.
+            "round_names": list(dict.fromkeys(names[r.section, r.round] for r in chosen))
+            if is_bracket
+            else [],
+        }
         for number, chosen in sorted(rounds.items())
     ]
 
@@ -325,8 +334,12 @@ def _round_sheet(
 
 
 def round_tables(tournament: Tournament, stage: str, number: int) -> dict[str, Any] | None:
-    """Round ``number`` of ``stage`` (``round_sheets``); None when the stage has no such round."""
-    return next((s for s in round_sheets(tournament, stage) if s["number"] == number), None)
+    """Round ``number`` of ``stage`` (``round_sheets``) as JSON, its bracket rounds' names as
+    text ("Semi-final"); None when the stage has no such round."""
+    sheet = next((s for s in round_sheets(tournament, stage) if s["number"] == number), None)
+    if sheet is None:
+        return None
+    return {**sheet, "round_names": [str(name) for name in sheet["round_names"]]}
 
 
 SETTLED_STATUSES = (

@@ -184,6 +184,11 @@ def test_a_bracket_round_is_a_play_level_with_its_own_tables(org_api, players):
         (1, "W2-1"), (2, "W2-2"), (3, "L1-1"), (4, "L1-2"),
     ]  # fmt: skip
     assert second["deadline"] is None
+    # The play level names the bracket rounds it holds, as the desk's Rounds tab shows them.
+    assert first["round_names"] == ["Winners' quarter-final"]
+    assert second["round_names"] == ["Winners' semi-final", "Losers' round 1"]
+    swiss = tournament_running(org_api, players[:4], format="swiss", swiss_rounds=2)["id"]
+    assert org_api.get("tournaments:round-tables", pk=swiss, number=1)["round_names"] == []
 
 
 def test_every_desk_action_is_refused_to_a_player_and_to_another_tournaments_organiser(
