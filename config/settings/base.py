@@ -212,6 +212,9 @@ SPECTACULAR_SETTINGS = {
         "ResultKindEnum": "games.models.RESULT_KINDS",
         "SeedMethodEnum": "tournaments.models.Tournament.SeedMethod",
         "AwaitingReasonEnum": "games.selectors.AWAITING_REASONS",
+        "ClockSideEnum": "games.models.Match.ClockSide",
+        "ClockPresetEnum": "games.clock.PRESETS",
+        "MatchEndedByEnum": "games.models.Match.EndedBy",
     },
 }
 
