@@ -1,6 +1,7 @@
 """Errors only the game services raise; the shared ones are in common/errors.py."""
 
 import datetime
+import math
 from typing import Any
 
 from common.errors import ConflictError, GameServiceError
@@ -20,10 +21,11 @@ class ClaimTooEarlyError(ConflictError):
     409 answer also gives ``claim_at`` and ``seconds_left``."""
 
     def __init__(self, *, claim_at: datetime.datetime, left: datetime.timedelta) -> None:
-        seconds = max(1, int(left.total_seconds()))
+        seconds = max(1, math.ceil(left.total_seconds()))
         hours, minutes = seconds // 3600, seconds % 3600 // 60
+        wait = f"{hours} h {minutes:02d} min" if seconds >= 60 else f"{seconds} s"
         super().__init__(
-            f"too early to claim: the opponent still has {hours} h {minutes:02d} min to act "
+            f"too early to claim: the opponent still has {wait} to act "
             f"(until {claim_at.isoformat(timespec='seconds')})"
         )
         self.extra: dict[str, Any] = {"claim_at": claim_at, "seconds_left": seconds}
