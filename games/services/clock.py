@@ -46,7 +46,7 @@ from games.errors import ClaimTooEarlyError
 from games.models import Game, Match, Turn
 from games.prepared import PreparedUpdate
 from games.selectors import User
-from games.services.matches import match_end_early
+from games.services.matches import match_end_early, match_locked
 from games.services.owed import task_publish
 from players.models import Player
 
@@ -119,7 +119,7 @@ def match_time_out(*, match: Match | int) -> Match | None:
     again, so a repeat does nothing. Returns the match when this call ended it."""
     pk = match if isinstance(match, int) else match.pk
     with transaction.atomic():
-        locked = Match.objects.select_for_update(no_key=True).filter(pk=pk).first()
+        locked = match_locked(pk)
         if locked is None or not is_overdue(locked, clock.now()):
             return None
         loser = locked.clock_running
@@ -171,7 +171,10 @@ def match_claim(*, match: Match, user: User) -> Match:
     (409) with the time left. The player to move may not claim (403)."""
     arrived = clock.now()
     with transaction.atomic():
-        match = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
+        locked = match_locked(match.pk)
+        if locked is None:
+            raise ConflictError("the match no longer exists")
+        match = locked
         player = selectors.player_for(user)
         if player is None or player.pk not in (match.player_one_id, match.player_two_id):
             raise NotAllowedError("only a player of the match may claim it")

@@ -311,7 +311,10 @@ def match_forfeit(*, match: Match, user: User, loser: Player) -> Match:
     """The organiser ends the match: ``loser`` forfeits, the opponent wins; a game in progress
     is abandoned (its seed revealed). The score stays as it was."""
     with transaction.atomic():
-        match = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
+        locked = match_locked(match.pk)
+        if locked is None:
+            raise ConflictError(f"match {match.pk} no longer exists")
+        match = locked
         if not selectors.is_organiser(user, match):
             raise NotAllowedError("only the match's organiser may declare a forfeit")
         if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
@@ -323,6 +326,19 @@ def match_forfeit(*, match: Match, user: User, loser: Player) -> Match:
             match, winner=winner, status=Match.Status.FORFEITED, ended_by=Match.EndedBy.FORFEIT
         )
     return match
+
+
+def match_locked(pk: int) -> Match | None:
+    """Match ``pk`` locked for the rest of the transaction, after its game in progress: the play
+    services lock a game and then its match, so a service that ends a match (a forfeit, a
+    time-out, a claim) takes them in the same order, and one that meets a play waits for it
+    instead of deadlocking with it."""
+    list(
+        Game.objects.select_for_update(no_key=True)
+        .filter(match_id=pk, status=Game.Status.IN_PROGRESS)
+        .values_list("pk", flat=True)
+    )
+    return Match.objects.select_for_update(no_key=True).filter(pk=pk).first()
 
 
 def match_end_early(match: Match, *, winner: Player, status: str, ended_by: str) -> Match:
