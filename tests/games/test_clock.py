@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import datetime
 import doctest
+import json
+import random
 
 import pytest
 
@@ -342,3 +344,70 @@ def test_the_clock_as_the_api_shows_it_counts_the_delay_then_the_bank(fake_clock
     fake_clock.advance(600)
     state = selectors.match_clock(match, clock.now())
     assert state["remaining"][runner] == 0 and state["flagged"] == runner
+
+
+def test_a_whole_match_keeps_the_clock_with_the_player_to_move(fake_clock, clocked):
+    """Random play of a whole match, a random time before each action: the clock always runs
+    for the player to move, with its deadline; a bank never grows and loses exactly the time
+    beyond the delay when its turn ends; a roll with dice to play and a player's next Gjul Bara
+    stage continue the turn (this seed meets both)."""
+    rng = random.Random(11)
+    match = clocked(clock={"per_point_seconds": 3600, "delay_seconds": 10})
+    delay = seconds(10)
+    continued = {"roll": 0, "stage": 0}
+    for _ in range(5000):
+        match.refresh_from_db()
+        game = current(match)
+        if game is None:
+            break
+        actor = selectors.player_to_move(game)
+        side = side_of(match, actor)
+        assert match.clock_running == side
+        assert match.clock_deadline == match.clock_turn_started_at + delay + seconds(
+            bank(match, actor) / 1000
+        )
+        before, started = bank(match, actor), match.clock_turn_started_at
+        arrived = fake_clock.advance(rng.randint(0, 25))
+        if selectors.is_roll_due(game):
+            result = services.dice_roll(game=game, player=actor)
+            kind = "roll"
+        else:
+            outcome = rng.choice(selectors.game_legal_plays(game))
+            moves = outcome.play.to_json()
+            result = services.play_submit(game=game, player=actor, ply=game.ply, moves=moves)
+            kind = "stage"
+        match.refresh_from_db()
+        colour = "w" if actor.pk == result.game.white_id else "b"
+        goes_on = (
+            not result.game.is_over
+            and selectors.player_to_move(result.game) == actor
+            and all(turn.side == colour for turn in result.turns)
+        )
+        if goes_on:
+            continued[kind] += 1
+            assert (bank(match, actor), match.clock_turn_started_at) == (before, started)
+        else:
+            used = max(datetime.timedelta(0), arrived - started - delay)
+            assert bank(match, actor) == before - used // datetime.timedelta(milliseconds=1)
+            if match.status == Match.Status.IN_PROGRESS:
+                assert match.clock_turn_started_at == arrived
+    assert match.status == Match.Status.FINISHED and match.clock_running == ""
+    assert continued["roll"] > 0 and continued["stage"] > 0, continued
+
+
+def test_an_export_keeps_a_time_out_and_its_import_ends_the_same_way(fake_clock, clocked, staff):
+    match = clocked()
+    game = current(match)
+    play_first(game, selectors.player_to_move(game))
+    fake_clock.advance(3600)
+    clock_services.match_time_out(match=match.pk)
+    match.refresh_from_db()
+    lines = services.match_export(match)
+    assert lines[0]["ended_by"] == "time"
+    text = "\n".join(json.dumps(line) for line in lines)
+    imported = services.match_import(
+        text=text, creator=staff, player_one=match.player_one, player_two=match.player_two
+    )
+    assert imported.status == Match.Status.FINISHED and imported.ended_by == Match.EndedBy.TIME
+    assert imported.winner_id == match.winner_id
+    assert (imported.score_one, imported.score_two) == (match.score_one, match.score_two)
