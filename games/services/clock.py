@@ -16,7 +16,8 @@ prepared UPDATE of the match row per turn, and nothing at all for a match withou
 **Enforcing.** A clock whose deadline has passed makes its runner lose the match at once
 (``match_time_out``), whether or not anyone sends a request. Whatever comes first ends it:
 
-- a write on the match: the play services refuse it (409) after ending the match;
+- a roll, play, cube action or resignation: the play services refuse it (409) after ending the
+  match;
 - a read of the game, the match or the match page (games/api/views.py, games/views.py);
 - the deadline task (``games.tasks.match_time_out``), published on commit with its ETA when a
   turn starts whose deadline falls within ``CLOCK_SCHEDULE_SECONDS``, and again by the sweep;
