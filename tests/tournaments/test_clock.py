@@ -3,6 +3,7 @@ others, passed to every match it creates; a time-out is recorded as a match play
 claim as a forfeit."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games import selectors as games_selectors
@@ -10,7 +11,7 @@ from games import services as games_services
 from games import tasks as games_tasks
 from games.models import Match
 from tests.tournaments.helpers import tournament_running
-from tournaments.models import Standing, TournamentMatch
+from tournaments.models import Standing, Tournament, TournamentMatch
 
 pytestmark = pytest.mark.django_db
 
@@ -124,3 +125,28 @@ def test_a_claim_is_recorded_as_a_forfeit_after_the_tournaments_hours(
     claimer.post("games:match-claim", status=200, pk=match.pk)
     rows[0].refresh_from_db()
     assert rows[0].winner.player_id == waiting.pk and rows[0].is_forfeit is True
+
+
+def test_the_admin_takes_the_clock_and_refuses_a_bad_one(django_user_model):
+    superuser = django_user_model.objects.create_superuser("root", "root@example.com", "pw")
+    admin_client = Client()
+    admin_client.force_login(superuser)
+    url = reverse("admin:tournaments_tournament_add")
+    data = {
+        "name": "Admin Blitz", "format": "swiss", "match_length": 3, "match_mode": "online",
+        "options": "", "tiebreak_order": "[]", "consolation_rounds": 1, "groups": 1,
+        "knockout_per_group": 0, "bye_points": 1.0, "late_entry_until_round": 0,
+        "seed_method": "rating", "organisers": [superuser.pk], "clock": '{"preset": "relaxed"}',
+        "entries-TOTAL_FORMS": 0, "entries-INITIAL_FORMS": 0,
+        "rounds-TOTAL_FORMS": 0, "rounds-INITIAL_FORMS": 0,
+    }  # fmt: skip
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    tournament = Tournament.objects.get(name="Admin Blitz")
+    assert tournament.clock == {"preset": "relaxed", "per_point_seconds": 180, "delay_seconds": 15}
+    assert tournament.claim_after_hours == 24
+
+    bad = {**data, "name": "Admin Bad", "match_mode": "over_the_board"}
+    response = admin_client.post(url, bad)
+    assert response.status_code == 200
+    assert "needs online matches" in str(response.context["adminform"].form.errors["clock"])
