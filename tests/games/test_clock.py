@@ -411,3 +411,28 @@ def test_an_export_keeps_a_time_out_and_its_import_ends_the_same_way(fake_clock,
     assert imported.status == Match.Status.FINISHED and imported.ended_by == Match.EndedBy.TIME
     assert imported.winner_id == match.winner_id
     assert (imported.score_one, imported.score_two) == (match.score_one, match.score_two)
+
+
+def test_a_clock_costs_a_play_one_update_of_the_locked_match_row(fake_clock, clocked, online_match):
+    """bench/api_plays.py's path: a match without a clock runs no query more; a clocked one
+    writes the match row it already holds locked, once a turn (a roll that continues the turn
+    writes nothing)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries(match: Match) -> tuple[int, int, list[str]]:
+        game = current(match)
+        player = selectors.player_to_move(game)
+        with CaptureQueriesContext(connection) as rolled:
+            services.dice_roll(game=game, player=player)
+        game.refresh_from_db()
+        moves = selectors.game_legal_plays(game)[0].play.to_json()
+        with CaptureQueriesContext(connection) as played:
+            services.play_submit(game=game, player=player, ply=game.ply, moves=moves)
+        return len(rolled), len(played), [q["sql"] for q in played.captured_queries]
+
+    roll_plain, play_plain, _ = queries(online_match)
+    roll_clocked, play_clocked, sql = queries(clocked())
+    assert roll_clocked == roll_plain
+    assert play_clocked == play_plain + 1
+    assert sum('UPDATE "games_match"' in statement for statement in sql) == 1
