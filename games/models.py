@@ -5,6 +5,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games.clock import CLAIM_AFTER_HOURS_DEFAULT
 from players.models import Player
 
 RESULT_KINDS = [
@@ -32,6 +33,16 @@ class Match(models.Model):
         ONLINE = "online"  # the server rolls, the engine checks every play
         OVER_THE_BOARD = "over_the_board"  # games are reported and confirmed
         IMPORTED = "imported"  # replayed from an export file
+
+    class EndedBy(models.TextChoices):
+        SCORE = "score"  # a player reached the target score (or a final score was reported)
+        FORFEIT = "forfeit"  # the organiser declared a forfeit
+        TIME = "time"  # the loser's clock ran out (games/services/clock.py)
+        CLAIM = "claim"  # the waiting player claimed it after the opponent's long inactivity
+
+    class ClockSide(models.TextChoices):
+        PLAYER_ONE = "player_one"
+        PLAYER_TWO = "player_two"
 
     player_one = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_two = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -75,6 +86,32 @@ class Match(models.Model):
         help_text="online: the server rolls for the player to move as soon as a roll is due "
         "and that player may not double (cube off, or not theirs to turn)",
     )
+    ended_by = models.CharField(
+        max_length=8, choices=EndedBy.choices, blank=True,
+        help_text="how a match that is over ended",
+    )
+    # The match clock (docs/options.md, "The match clock"; games/services/clock.py): not a rule
+    # of the engine, so it lives here rather than in ``options``. A bank of 0 is no clock. The
+    # running side's bank is as it stood when its turn started; its deadline is that start plus
+    # the delay plus that bank, and the sweep finds overdue clocks by it.
+    clock_bank_seconds = models.PositiveIntegerField(
+        default=0, help_text="each player's bank for the whole match; 0: no clock"
+    )
+    clock_delay_seconds = models.PositiveIntegerField(
+        default=0, help_text="free seconds at the start of every turn, before the bank runs"
+    )
+    clock_one_ms = models.PositiveIntegerField(default=0, help_text="player one's bank left")
+    clock_two_ms = models.PositiveIntegerField(default=0, help_text="player two's bank left")
+    clock_running = models.CharField(max_length=10, choices=ClockSide.choices, blank=True)
+    clock_turn_started_at = models.DateTimeField(null=True, blank=True)
+    clock_deadline = models.DateTimeField(
+        null=True, blank=True, help_text="when the running side's time runs out"
+    )
+    claim_after_hours = models.PositiveIntegerField(
+        default=CLAIM_AFTER_HOURS_DEFAULT,
+        help_text="without a clock: hours of the opponent's inactivity after which the waiting "
+        "player may claim the match",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -86,6 +123,13 @@ class Match(models.Model):
                 condition=~Q(player_one=models.F("player_two")), name="match_two_players"
             ),
         ]
+        indexes = [
+            models.Index(
+                fields=["clock_deadline"],
+                condition=Q(clock_deadline__isnull=False),
+                name="match_clock_deadline",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Match {self.pk}: {self.player_one} v {self.player_two}"
@@ -93,6 +137,10 @@ class Match(models.Model):
     @property
     def players(self) -> tuple[Player, Player]:
         return (self.player_one, self.player_two)
+
+    @property
+    def has_clock(self) -> bool:
+        return self.clock_bank_seconds > 0
 
 
 class Game(models.Model):

@@ -4,6 +4,7 @@ JSON-lines export sits with its import in games/services/exchange.py."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -11,7 +12,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games import dice, replay
+from games import clock, dice, replay
 from games.engine import (
     Cube,
     GameResult,
@@ -219,6 +220,48 @@ def matches_awaiting(player: Player) -> list[Awaiting]:
     ).exclude(reporter_id=player.user_id):
         waiting.append(Awaiting(report.match, "confirm_result", report=report))
     return sorted(waiting, key=lambda item: item.match.pk)
+
+
+def match_clock(match: Match, at: datetime.datetime) -> dict[str, Any]:
+    """The match clock as the API and the match page show it at ``at``, the server's time:
+    each player's bank left (seconds; the running side's as of ``at``), the running side
+    ("player_one" or "player_two") with its delay left, and ``flagged``, the side out of time
+    (who lost on time, or whose time is up and not yet enforced)."""
+    if not match.has_clock:
+        return {
+            "enabled": False,
+            "bank_seconds": 0,
+            "delay_seconds": 0,
+            "remaining": None,
+            "running": None,
+            "delay_left": None,
+            "turn_started_at": None,
+            "deadline": None,
+            "server_time": at,
+            "flagged": None,
+        }
+    remaining = {"player_one": match.clock_one_ms, "player_two": match.clock_two_ms}
+    running, delay_left, flagged = match.clock_running or None, 0, None
+    if running is not None and match.clock_turn_started_at is not None:
+        delay_left, remaining[running] = clock.left_at(
+            match.clock_turn_started_at, match.clock_delay_seconds, remaining[running], at
+        )
+        if delay_left == 0 and remaining[running] == 0:
+            flagged = running
+    if match.ended_by == Match.EndedBy.TIME:
+        flagged = "player_two" if match.winner_id == match.player_one_id else "player_one"
+    return {
+        "enabled": True,
+        "bank_seconds": match.clock_bank_seconds,
+        "delay_seconds": match.clock_delay_seconds,
+        "remaining": {side: ms / 1000 for side, ms in remaining.items()},
+        "running": running,
+        "delay_left": delay_left / 1000,
+        "turn_started_at": match.clock_turn_started_at,
+        "deadline": match.clock_deadline,
+        "server_time": at,
+        "flagged": flagged,
+    }
 
 
 def current_game(match: Match) -> Game | None:

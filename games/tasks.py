@@ -2,6 +2,7 @@
 
 from celery import shared_task
 
+from games.services import clock as clock_services
 from games.services import owed as owed_services
 from games.services import ratings as ratings_services
 
@@ -19,3 +20,14 @@ def ratings_update() -> int:
 @shared_task
 def owed_tasks_run() -> int:
     return owed_services.owed_tasks_run()
+
+
+@shared_task
+def match_time_out(match_id: int) -> bool:
+    """End the match if its clock has run out (a match's deadline task): True when it did."""
+    return clock_services.match_time_out(match=match_id) is not None
+
+
+@shared_task
+def clocks_sweep() -> int:
+    return clock_services.clocks_sweep()

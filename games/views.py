@@ -1,9 +1,12 @@
 """Web pages: a match (board, cube, log, replay, live updates, play), a player.
 Server-rendered; the browser plays through the REST API (session auth + CSRF), the views only
-read. The home page, which lists tournaments too, is tournaments.views.home."""
+read, except that a match whose clock has run out is ended before it is shown (as the API's
+reads do: games/services/clock.py). The home page, which lists tournaments too, is
+tournaments.views.home."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -12,12 +15,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_safe
 
-from games import selectors, web_selectors
+from games import clock, selectors, web_selectors
 from games.board_svg import board_cube, board_frame, board_pieces
 from games.charts import line_chart
 from games.engine import Cube, opponent, start_position
 from games.models import Game, Match, ResultReport, Turn
 from games.selectors import User
+from games.services import clock as clock_services
 from players.models import Player
 
 
@@ -34,15 +38,26 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/_match_live.html", match_context(request, pk))
 
 
+def _live_version(request: HttpRequest, pk: int) -> web_selectors.LiveVersion:
+    """The match's live version, after ending the match if its clock has run out (a poll is
+    what notices a time-out on a page left open)."""
+    version = web_selectors.match_live_version(user=request.user, pk=pk)
+    deadline = version.clock_deadline
+    if deadline is not None and clock.now() >= deadline:
+        clock_services.match_time_out(match=pk)
+        version = web_selectors.match_live_version(user=request.user, pk=pk)
+    return version
+
+
 def _live_etag(request: HttpRequest, pk: int) -> str:
-    return web_selectors.match_live_version(user=request.user, pk=pk).etag
+    return _live_version(request, pk).etag
 
 
 @require_safe
 @condition(etag_func=_live_etag)
 def match_state(request: HttpRequest, pk: int) -> JsonResponse:
     """A cheap JSON summary to poll with If-None-Match: 304 while nothing has changed."""
-    version = web_selectors.match_live_version(user=request.user, pk=pk)
+    version = _live_version(request, pk)
     response = JsonResponse(version.to_json())
     response["Cache-Control"] = "no-cache"
     return response
@@ -63,6 +78,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     match = web_selectors.match_visible(user=request.user, pk=pk)
+    if clock_services.clock_enforce(match):
+        match = web_selectors.match_visible(user=request.user, pk=pk)
     games = web_selectors.match_games(match)
     number = request.GET.get("game", "")
     shown = int(number) if number.isdigit() else None
@@ -80,6 +97,7 @@ def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
             if selectors.matches_startable(request.user, [match])
             else None
         ),
+        "clock": _clock(match),
         "reports": _reports(match, request.user, you),
         "can_report": _can_report(match, request.user, you),
         "report_choices": [
@@ -92,6 +110,43 @@ def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     if game is not None:
         context.update(_game_context(game, you))
     return context
+
+
+def _clock(match: Match) -> dict[str, Any] | None:
+    """The match clock for the page: both players' time now, for the template and for
+    static/js/clock.js (which counts the running side down: the delay, then the bank)."""
+    if not match.has_clock:
+        return None
+    state = selectors.match_clock(match, clock.now())
+    sides = []
+    for side, player in (("player_one", match.player_one), ("player_two", match.player_two)):
+        left = state["remaining"][side]
+        delay = state["delay_left"] if state["running"] == side else 0
+        sides.append(
+            {
+                "side": side,
+                "player": player,
+                "running": state["running"] == side,
+                "flagged": state["flagged"] == side,
+                "text": _clock_text(left),
+                "delay": f"+{math.ceil(delay)}" if delay else "",
+            }
+        )
+    data = {key: state[key] for key in ("remaining", "running", "delay_left", "flagged")}
+    return {
+        "sides": sides,
+        "data": data,
+        "bank": _clock_text(match.clock_bank_seconds),
+        "delay_seconds": match.clock_delay_seconds,
+    }
+
+
+def _clock_text(seconds: float) -> str:
+    """A bank as the clock shows it: 12:05, or 1:02:05 from an hour up (whole seconds)."""
+    whole = math.ceil(seconds)  # a clock shows 0:00 only once the time is up
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def _challenge(match: Match, you: Player | None) -> dict[str, Any] | None:

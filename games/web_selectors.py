@@ -67,6 +67,7 @@ class LiveVersion:
     ply: int
     dice: Any
     reports: tuple[tuple[int, str], ...]
+    clock_deadline: datetime | None = None  # the running clock's; it moves at each turn
 
     @property
     def etag(self) -> str:
@@ -90,7 +91,7 @@ def match_live_version(*, user: User, pk: int) -> LiveVersion:
     row = (
         selectors.match_list(user=user)
         .filter(pk=pk)
-        .values("pk", "status", "score_one", "score_two")
+        .values("pk", "status", "score_one", "score_two", "clock_deadline")
         .first()
     )
     if row is None:
@@ -108,6 +109,7 @@ def match_live_version(*, user: User, pk: int) -> LiveVersion:
         ply=game.get("ply", 0),
         dice=game.get("dice"),
         reports=tuple(reports),
+        clock_deadline=row["clock_deadline"],
     )
 
 

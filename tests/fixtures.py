@@ -1,11 +1,13 @@
 """Fixtures shared by the games and web tests (a pytest plugin listed in tests/conftest.py):
-the players Alice and Bob, an organiser, a match between them, and deterministic dice.
+the players Alice and Bob, an organiser, a match between them, deterministic dice, and a clock
+the tests move by hand.
 
 A package opts in to the dice with an autouse fixture that asks for ``seeded_dice``, and may
 name its own ``dice_prefix`` so its games get seeds of their own. Django and the factories are
 imported inside the fixtures, so the engine tests still run without Django.
 """
 
+import datetime
 import hashlib
 import itertools
 from typing import Any
@@ -30,6 +32,31 @@ def seeded_dice(monkeypatch: pytest.MonkeyPatch, dice_prefix: str) -> None:
         "new_seed",
         lambda: hashlib.sha256(f"{dice_prefix}-{next(counter)}".encode()).hexdigest(),
     )
+
+
+class FakeClock:
+    """``games.clock.now`` under a test's control: it starts at the real time (rows stamp their
+    own created_at with it) and moves only with ``advance``."""
+
+    def __init__(self, at: datetime.datetime) -> None:
+        self.at = at
+
+    def __call__(self) -> datetime.datetime:
+        return self.at
+
+    def advance(self, seconds: float) -> datetime.datetime:
+        self.at += datetime.timedelta(seconds=seconds)
+        return self.at
+
+
+@pytest.fixture
+def fake_clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """The time the clock and claim services see (games/clock.py ``now``), moved by hand."""
+    from games import clock
+
+    fake = FakeClock(clock.now())
+    monkeypatch.setattr(clock, "now", fake)
+    return fake
 
 
 @pytest.fixture

@@ -17,8 +17,9 @@ from django.utils.translation import gettext_lazy
 import common.admin
 from common.admin import ReadOnlyAdmin
 from common.errors import GameServiceError
+from games.clock import CLAIM_AFTER_HOURS_TOURNAMENT
 from games.engine import EngineError, Options
-from tournaments import services
+from tournaments import format_rules, services
 from tournaments.models import Entry, Round, Standing, Tournament, TournamentMatch
 from tournaments.services.lifecycle import EDITABLE
 
@@ -82,7 +83,10 @@ class RoundInline(admin.TabularInline):
 # The settings an organiser edits, grouped as on the form (the rest changes through services).
 SETTINGS_GROUPS = [
     (None, ["name", "club", "organisers", "starts_on", "ends_on"]),
-    (gettext_lazy("Matches"), ["format", "match_length", "match_mode", "options", "rotate_cycle"]),
+    (gettext_lazy("Matches"), [
+        "format", "match_length", "match_mode", "options", "rotate_cycle", "clock",
+        "claim_after_hours",
+    ]),
     (gettext_lazy("Format settings"), [
         "third_place", "grand_final_reset", "consolation_rounds", "consolation_match_length",
         "double_round_robin", "groups", "knockout_per_group", "swiss_rounds", "tiebreak_order",
@@ -107,8 +111,14 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if "options" in self.fields:  # empty: the engine's defaults
-            self.fields["options"].required = False
+        # empty: the engine's defaults; no clock; the default hours
+        for name in ("options", "clock", "claim_after_hours"):
+            if name in self.fields:
+                self.fields[name].required = False
+
+    def clean_claim_after_hours(self) -> int:
+        hours = self.cleaned_data.get("claim_after_hours")
+        return int(CLAIM_AFTER_HOURS_TOURNAMENT if hours is None else hours)
 
     def clean_options(self) -> dict[str, Any]:
         """The engine decides which options exist (its error names the bad key or value)."""
@@ -116,6 +126,16 @@ class TournamentForm(forms.ModelForm):
             return Options.from_json(self.cleaned_data["options"]).to_json()
         except ValueError as error:
             raise forms.ValidationError(str(error)) from error
+
+    def clean(self) -> dict[str, Any]:
+        """The clock as the API checks it (tournaments.format_rules): valid, online only."""
+        cleaned: dict[str, Any] = super().clean() or {}
+        if "clock" in cleaned:
+            try:
+                format_rules.check_clock(cleaned)
+            except format_rules.SettingsError as error:
+                self.add_error("clock", str(error))
+        return cleaned
 
 
 @admin.register(Tournament)

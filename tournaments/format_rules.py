@@ -14,6 +14,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from games.clock import CLAIM_AFTER_HOURS, ClockSettings, ClockSettingsError
 from tournaments.brackets import bracket_size
 
 # setting: (lowest, highest); None is allowed where the model allows it (no limit / default).
@@ -27,8 +28,10 @@ LIMITS: dict[str, tuple[float, float]] = {
     "max_entries": (2, 4096),
     "late_entry_until_round": (0, 50),
     "bye_points": (0, 1),
+    "claim_after_hours": CLAIM_AFTER_HOURS,
 }
-SETTINGS = tuple(LIMITS)
+# What check_settings reads: the ranges above, the clock, and what they are checked against.
+SETTINGS = (*LIMITS, "clock", "match_mode")
 
 
 class SettingsError(ValueError):
@@ -64,6 +67,7 @@ def check_settings(settings: Mapping[str, Any]) -> None:
             raise SettingsError(
                 name, f"{name} must be from {_n(low)} to {_n(high)}, got {_n(value)}"
             )
+    check_clock(settings)
     fmt = settings.get("format")
     groups = settings.get("groups") or 1
     per_group = settings.get("knockout_per_group") or 0
@@ -99,6 +103,20 @@ def check_settings(settings: Mapping[str, Any]) -> None:
                 f"{rounds} Swiss rounds cannot always be paired for at most {cap} entries "
                 f"(at most {max_swiss_rounds(cap)})",
             )
+
+
+def check_clock(settings: Mapping[str, Any]) -> None:
+    """The clock every match gets (games.clock.ClockSettings): valid, and only for online
+    matches, since over the board the server sees no moves to time."""
+    try:
+        clock = ClockSettings.from_json(settings.get("clock"))
+    except ClockSettingsError as error:
+        raise SettingsError("clock", str(error)) from None
+    if clock is not None and settings.get("match_mode") != "online":
+        raise SettingsError(
+            "clock", "a clock needs online matches (match_mode online): over the board the "
+            "server sees no moves to time"
+        )
 
 
 def check_field(settings: Mapping[str, Any], entries: int) -> None:

@@ -6,6 +6,7 @@ from enum import StrEnum
 from django.conf import settings
 from django.db import models
 
+from games.clock import CLAIM_AFTER_HOURS_TOURNAMENT
 from players.models import Club, Player
 
 
@@ -68,6 +69,14 @@ class Tournament(models.Model):
     rotate_cycle = models.BooleanField(
         default=False, help_text="round N opens with game N of the cycle (variant balance)"
     )
+    # Time rules for every match (games/clock.py; docs/options.md, "The match clock"): a clock
+    # ({} is none; online matches only), and without one the hours of inactivity after which
+    # the waiting player may claim a match.
+    clock = models.JSONField(
+        default=dict, blank=True, help_text='{"preset": "standard"} or per_point_seconds and '
+        "delay_seconds; {}: no clock"
+    )
+    claim_after_hours = models.PositiveIntegerField(default=CLAIM_AFTER_HOURS_TOURNAMENT)
     # Format settings (each format reads its own).
     third_place = models.BooleanField(default=False)
     grand_final_reset = models.BooleanField(default=True)

@@ -67,7 +67,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response({"detail": detail}, status=code)
     for error_class, code in STATUS_FOR:
         if isinstance(exc, error_class):
-            return Response({"detail": str(exc)}, status=code)
+            # an error may add fields to the answer (e.g. when a refused claim becomes possible)
+            return Response({"detail": str(exc), **getattr(exc, "extra", {})}, status=code)
     if isinstance(exc, OperationalError | InterfaceError):
         request = context.get("request")
         logger.warning(

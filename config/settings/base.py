@@ -212,6 +212,9 @@ SPECTACULAR_SETTINGS = {
         "ResultKindEnum": "games.models.RESULT_KINDS",
         "SeedMethodEnum": "tournaments.models.Tournament.SeedMethod",
         "AwaitingReasonEnum": "games.selectors.AWAITING_REASONS",
+        "ClockSideEnum": "games.models.Match.ClockSide",
+        "ClockPresetEnum": "games.clock.PRESETS",
+        "MatchEndedByEnum": "games.models.Match.EndedBy",
     },
 }
 
@@ -262,6 +265,19 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_BEAT_SCHEDULE["owed-tasks-run"] = {
     "task": "games.tasks.owed_tasks_run",
     "schedule": env_int("OWED_TASKS_SECONDS", 60),
+}
+
+# Match clocks (games/services/clock.py): the beat ends every clock that has run out every
+# CLOCK_SWEEP_SECONDS and publishes the deadline task of each clock falling due within
+# CLOCK_SCHEDULE_SECONDS (as does a turn that starts with so little time), so a deadline is kept
+# to the second while a sweep that was lost or late is covered by the next. A sweep still queued
+# when the next is due is dropped (expires).
+CLOCK_SWEEP_SECONDS = env_int("CLOCK_SWEEP_SECONDS", 15)
+CLOCK_SCHEDULE_SECONDS = 2 * CLOCK_SWEEP_SECONDS
+CELERY_BEAT_SCHEDULE["clocks-sweep"] = {
+    "task": "games.tasks.clocks_sweep",
+    "schedule": CLOCK_SWEEP_SECONDS,
+    "options": {"expires": CLOCK_SWEEP_SECONDS},
 }
 
 # Audit log (django-auditlog): actors are set explicitly by the tournament services (and by the

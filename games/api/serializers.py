@@ -12,7 +12,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.api.serializers import JSONObjectField, StrictSerializer
-from games import selectors
+from games import clock, selectors
 from games.engine.options import MAX_MATCH_LENGTH
 from games.models import Game, Match, ResultReport, Turn
 from players.models import Player
@@ -73,6 +73,39 @@ class PlayerRefSerializer(serializers.ModelSerializer):
 # --- inputs -----------------------------------------------------------------------------------
 
 
+class ClockSettingsSerializer(StrictSerializer):
+    """A match clock (docs/options.md, "The match clock"): a preset and/or its two numbers,
+    which override the preset's. ``{}`` or null: no clock."""
+
+    preset = serializers.ChoiceField(
+        choices=list(clock.PRESETS),
+        required=False,
+        help_text="standard: 2 min a point + 12 s a turn; relaxed: 3 min a point + 15 s",
+    )
+    per_point_seconds = serializers.IntegerField(
+        min_value=clock.PER_POINT_SECONDS[0],
+        max_value=clock.PER_POINT_SECONDS[1],
+        required=False,
+        help_text="each player's bank: this many seconds per point of the match length",
+    )
+    delay_seconds = serializers.IntegerField(
+        min_value=clock.DELAY_SECONDS[0],
+        max_value=clock.DELAY_SECONDS[1],
+        required=False,
+        help_text="free seconds at the start of every turn, before the bank runs",
+    )
+
+
+def claim_after_hours_field(**kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=clock.CLAIM_AFTER_HOURS[0],
+        max_value=clock.CLAIM_AFTER_HOURS[1],
+        help_text="without a clock: hours the player to move may stay inactive before the "
+        "waiting player may claim the match (POST /matches/{id}/claim/)",
+        **kwargs,
+    )
+
+
 class MatchCreateSerializer(StrictSerializer):
     player_one = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     player_two = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
@@ -89,6 +122,10 @@ class MatchCreateSerializer(StrictSerializer):
         help_text="online: the server rolls for the player to move whenever a roll is due, "
         "so each turn is one request (a play); see the README",
     )
+    clock = ClockSettingsSerializer(
+        required=False, allow_null=True, help_text="online: a match clock; default none"
+    )
+    claim_after_hours = claim_after_hours_field(required=False)
 
 
 class MatchImportSerializer(StrictSerializer):
@@ -213,6 +250,46 @@ class CubeStateSerializer(serializers.Serializer):
     may_double = serializers.BooleanField(help_text="the player to move may double now")
 
 
+class ClockRemainingSerializer(serializers.Serializer):
+    player_one = serializers.FloatField(help_text="seconds of bank left")
+    player_two = serializers.FloatField(help_text="seconds of bank left")
+
+
+class ClockStateSerializer(serializers.Serializer):
+    enabled = serializers.BooleanField(help_text="the match has a clock")
+    bank_seconds = serializers.IntegerField(help_text="each player's bank at the match's start")
+    delay_seconds = serializers.IntegerField(help_text="free seconds at the start of each turn")
+    remaining = ClockRemainingSerializer(
+        allow_null=True, help_text="each bank left at server_time (the running side's too)"
+    )
+    running = serializers.ChoiceField(
+        choices=Match.ClockSide.choices,
+        allow_null=True,
+        help_text="whose clock runs; null when none does",
+    )
+    delay_left = serializers.FloatField(
+        allow_null=True, help_text="seconds of the running side's delay left at server_time"
+    )
+    turn_started_at = serializers.DateTimeField(allow_null=True)
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="when the running side's time runs out"
+    )
+    server_time = serializers.DateTimeField(help_text="the moment these figures are for")
+    flagged = serializers.ChoiceField(
+        choices=Match.ClockSide.choices,
+        allow_null=True,
+        help_text="the side out of time: it lost the match on time",
+    )
+
+
+def clock_to_json(match: Match) -> dict[str, Any]:
+    """The match clock now, with its date-times as the API writes them."""
+    state = selectors.match_clock(match, clock.now())
+    for name in ("turn_started_at", "deadline", "server_time"):
+        state[name] = datetime_to_json(state[name])
+    return state
+
+
 class LegalPlaySerializer(serializers.Serializer):
     moves = serializers.ListField(child=serializers.CharField())
     notation = serializers.CharField()
@@ -251,6 +328,7 @@ class GameDetailSerializer(GameSummarySerializer):
     turns = serializers.SerializerMethodField()
     seed = serializers.SerializerMethodField(help_text="revealed when the game is over")
     next_game = serializers.SerializerMethodField()
+    clock = serializers.SerializerMethodField(help_text="the match clock")
 
     class Meta:
         model = Game
@@ -266,6 +344,7 @@ class GameDetailSerializer(GameSummarySerializer):
             "roll_due",
             "legal_plays",
             "cube",
+            "clock",
             "seed_commitment",
             "seed",
             "started_at",
@@ -293,6 +372,7 @@ class GameDetailSerializer(GameSummarySerializer):
             "roll_due": self.get_roll_due(game),
             "legal_plays": self.get_legal_plays(game),
             "cube": self.get_cube(game),
+            "clock": self.get_clock(game),
             "seed_commitment": game.seed_commitment,
             "seed": self.get_seed(game),
             "started_at": datetime_to_json(game.started_at),
@@ -335,6 +415,10 @@ class GameDetailSerializer(GameSummarySerializer):
             "may_double": selectors.may_double(game),
         }
 
+    @extend_schema_field(ClockStateSerializer)
+    def get_clock(self, game: Game) -> dict[str, Any]:
+        return clock_to_json(game.match)
+
     @extend_schema_field(TurnSerializer(many=True))
     def get_turns(self, game: Game) -> list[dict[str, Any]]:
         return TurnSerializer(selectors.game_turns(game), many=True).data
@@ -371,6 +455,7 @@ class MatchSerializer(serializers.ModelSerializer):
     awaiting = serializers.SerializerMethodField(
         help_text="status invited: the id of the challenged player, who may accept or decline"
     )
+    clock = serializers.SerializerMethodField(help_text="the match clock")
 
     class Meta:
         model = Match
@@ -390,9 +475,12 @@ class MatchSerializer(serializers.ModelSerializer):
             "score_one",
             "score_two",
             "winner",
+            "ended_by",
             "tournament_slot",
             "is_public",
             "auto_roll",
+            "clock",
+            "claim_after_hours",
             "current_game",
             "games",
             "created_at",
@@ -403,12 +491,24 @@ class MatchSerializer(serializers.ModelSerializer):
         game = selectors.current_game(match)
         return game.pk if game else None
 
+    @extend_schema_field(ClockStateSerializer)
+    def get_clock(self, match: Match) -> dict[str, Any]:
+        return clock_to_json(match)
+
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_awaiting(self, match: Match) -> int | None:
         if match.status != Match.Status.INVITED:
             return None
         player = selectors.challenged_player(match)
         return player.pk if player else None
+
+
+class ClaimRefusedSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    claim_at = serializers.DateTimeField(
+        required=False, help_text="too early: when the match may be claimed"
+    )
+    seconds_left = serializers.IntegerField(required=False, help_text="too early: until then")
 
 
 class ResultReportSerializer(serializers.ModelSerializer):

@@ -14,6 +14,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("matches/<int:pk>/accept/", views.MatchAcceptView.as_view(), name="match-accept"),
     path("matches/<int:pk>/decline/", views.MatchDeclineView.as_view(), name="match-decline"),
     path("matches/<int:pk>/forfeit/", views.MatchForfeitView.as_view(), name="match-forfeit"),
+    path("matches/<int:pk>/claim/", views.MatchClaimView.as_view(), name="match-claim"),
     path("matches/<int:pk>/export/", views.MatchExportView.as_view(), name="match-export"),
     path("matches/<int:pk>/results/", views.ResultListCreateView.as_view(), name="result-list"),
     path(

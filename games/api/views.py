@@ -27,6 +27,7 @@ from games.api.renderers import JSONLinesRenderer, MatRenderer
 from games.engine import EngineError
 from games.errors import GameNotFoundError
 from games.models import Game, Match, ResultReport
+from games.services import clock as clock_services
 from games.services.play import PlayResult
 
 
@@ -38,6 +39,24 @@ def visible_game(request: Request, pk: int) -> Game:
     game = selectors.game_visible(user=request.user, pk=pk)
     if game is None:
         raise Http404
+    return game
+
+
+# Reads of a match or game end it first when its clock has run out (games/services/clock.py),
+# so no answer shows a player still on move after their time is up.
+
+
+def match_read(request: Request, pk: int) -> Match:
+    match = visible_match(request, pk)
+    if clock_services.clock_enforce(match):
+        match = visible_match(request, pk)
+    return match
+
+
+def game_read(request: Request, pk: int) -> Game:
+    game = visible_game(request, pk)
+    if clock_services.clock_enforce(game.match):
+        game = visible_game(request, pk)
     return game
 
 
@@ -98,7 +117,7 @@ class MatchListCreateView(generics.ListAPIView, WriteView):
 class MatchDetailView(APIView):
     @extend_schema(responses={200: s.MatchSerializer, **errors(404)})
     def get(self, request: Request, pk: int) -> Response:
-        return Response(s.MatchSerializer(visible_match(request, pk)).data)
+        return Response(s.MatchSerializer(match_read(request, pk)).data)
 
 
 class MatchStartView(WriteView):
@@ -136,6 +155,26 @@ class MatchForfeitView(WriteView):
             match = services.match_forfeit(
                 match=visible_match(request, pk), user=request.user, loser=data["loser"]
             )
+        return Response(s.MatchSerializer(match).data)
+
+
+class MatchClaimView(WriteView):
+    @extend_schema(
+        request=None,
+        responses={
+            200: s.MatchSerializer,
+            409: OpenApiResponse(
+                response=s.ClaimRefusedSerializer,
+                description="not claimable now: too early (with claim_at and seconds_left), a "
+                "match with a clock, over the board, or not in progress",
+            ),
+            **errors(401, 403, 404),
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """The waiting player claims a match without a clock after the opponent has been
+        inactive for the match's claim_after_hours: the claimer wins it by forfeit."""
+        match = clock_services.match_claim(match=visible_match(request, pk), user=request.user)
         return Response(s.MatchSerializer(match).data)
 
 
@@ -186,7 +225,7 @@ class MatchImportView(WriteView):
 class GameDetailView(APIView):
     @extend_schema(responses={200: s.GameDetailSerializer, **errors(404)})
     def get(self, request: Request, pk: int) -> Response:
-        return game_response(visible_game(request, pk))
+        return game_response(game_read(request, pk))
 
 
 class DiceRollView(WriteView):

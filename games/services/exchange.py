@@ -16,7 +16,7 @@ from games.engine import GameResult, Options, next_game, start_position
 from games.models import Game, Match
 from games.records import record_replay
 from games.selectors import User
-from games.services.matches import game_finish
+from games.services.matches import game_finish, match_finished_announce
 from games.services.results import turns_create
 from players.models import Player
 
@@ -32,6 +32,7 @@ def match_export(match: Match) -> list[dict[str, Any]]:
             "target_score": match.target_score,
             "options": match.options,
             "status": match.status,
+            "ended_by": match.ended_by,
             "winner": _export_player_index(match, match.winner_id),
             "score": [match.score_one, match.score_two],
         }
@@ -135,8 +136,20 @@ def match_import(
         winner = header.get("winner")
         if header.get("status") == Match.Status.FORFEITED and winner in (0, 1):
             match.status, match.winner = Match.Status.FORFEITED, match.players[winner]
+            match.ended_by = _ended_by(header, Match.EndedBy.FORFEIT)
             match.save()
+        elif header.get("ended_by") == Match.EndedBy.TIME and winner in (0, 1):
+            # lost on time: over before the target score, the games as they were played
+            match.status, match.winner = Match.Status.FINISHED, match.players[winner]
+            match.ended_by = Match.EndedBy.TIME
+            match.save()
+            match_finished_announce(match)
     return match
+
+
+def _ended_by(header: dict[str, Any], default: str) -> str:
+    ended_by = header.get("ended_by")
+    return ended_by if ended_by in Match.EndedBy.values else default
 
 
 def _organiser(creator: User | None, player_one: Player, player_two: Player) -> User | None:

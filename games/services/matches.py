@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import dice, selectors
+from games.clock import CLAIM_AFTER_HOURS, ClockSettings, ClockSettingsError
 from games.engine import GameResult, Options, next_game, opening_roll, start_position
 from games.engine.cube import points_scored
 from games.engine.match import match_winner
@@ -33,6 +34,8 @@ def match_create(
     auto_roll: bool = False,
     rated: bool = True,
     invitation: bool = False,
+    clock: dict[str, Any] | None = None,
+    claim_after_hours: int | None = None,
 ) -> Match:
     """Create a match as ``creator``, who is recorded as the one who entered it. The caller
     has decided that ``creator`` may (``match_propose`` for a user of the API, the tournament
@@ -42,13 +45,23 @@ def match_create(
     With ``invitation`` the match waits, unrated, for the opponent to accept (``match_accept``).
     Otherwise an online match with ``start`` begins at once with game 1 and its opening roll,
     and an over-the-board match is open for reports. With ``auto_roll`` the server rolls for
-    the player to move whenever a roll is due.
+    the player to move whenever a roll is due. ``clock`` (games.clock.ClockSettings JSON; online
+    matches only) gives each player a bank of its per-point seconds times the match length;
+    without one, ``claim_after_hours`` (default 72) of the opponent's inactivity let the waiting
+    player claim the match (games/services/clock.py).
     """
     if player_one.pk == player_two.pk:
         raise InvalidRequestError("a match needs two different players")
     rules = Options.from_json(options or {})
     if target_score is not None:
         rules = Options.from_json({**rules.to_json(), "match_length": target_score})
+    bank, delay = _clock_bank_and_delay(clock, mode, rules.match_length)
+    low, high = CLAIM_AFTER_HOURS
+    if claim_after_hours is not None and not low <= claim_after_hours <= high:
+        raise InvalidRequestError(
+            f"claim_after_hours must be from {low} to {high}, got {claim_after_hours}"
+        )
+    timing: dict[str, Any] = {"claim_after_hours": claim_after_hours} if claim_after_hours else {}
     is_player = creator.pk in (player_one.user_id, player_two.user_id)
     with transaction.atomic():
         match = Match.objects.create(
@@ -64,10 +77,30 @@ def match_create(
             tournament_slot=tournament_slot,
             is_public=is_public,
             auto_roll=auto_roll and mode == Match.Mode.ONLINE,
+            clock_bank_seconds=bank,
+            clock_delay_seconds=delay,
+            clock_one_ms=bank * 1000,
+            clock_two_ms=bank * 1000,
+            **timing,
         )
         if not invitation:
             _open(match, start=start)
     return match
+
+
+def _clock_bank_and_delay(clock: Any, mode: str, match_length: int) -> tuple[int, int]:
+    """(bank, delay) in seconds of the clock asked for; (0, 0) for none."""
+    try:
+        settings = ClockSettings.from_json(clock)
+    except ClockSettingsError as error:
+        raise InvalidRequestError(str(error)) from None
+    if settings is None:
+        return 0, 0
+    if mode != Match.Mode.ONLINE:
+        raise InvalidRequestError(
+            "a clock needs an online match: over the board the server sees no moves to time"
+        )
+    return settings.bank_seconds(match_length), settings.delay_seconds
 
 
 def match_propose(
@@ -82,6 +115,8 @@ def match_propose(
     is_public: bool = True,
     start: bool = True,
     auto_roll: bool = False,
+    clock: dict[str, Any] | None = None,
+    claim_after_hours: int | None = None,
 ) -> Match:
     """A user of the API creates a match (README, "Trust"):
 
@@ -105,6 +140,8 @@ def match_propose(
             is_public=is_public,
             start=start,
             auto_roll=auto_roll,
+            clock=clock,
+            claim_after_hours=claim_after_hours,
         )
     player = selectors.player_for(user)
     if player is None or player.pk not in (player_one.pk, player_two.pk):
@@ -131,6 +168,8 @@ def match_propose(
         start=start,
         auto_roll=auto_roll,
         invitation=True,
+        clock=clock,
+        claim_after_hours=claim_after_hours,
     )
 
 
@@ -192,8 +231,10 @@ def match_start(*, match: Match, user: User) -> Match:
 
 def game_start(*, match: Match) -> Game:
     """Start the next game of the cycle: variant, starter (opening roll from the game's seed
-    when needed, docs/rules.md §6.3) and the dice commitment. The starter plays white."""
-    from games.services.play import dice_put, roll_if_auto  # the play module imports this one
+    when needed, docs/rules.md §6.3) and the dice commitment. The starter plays white. The
+    first game of a match with a clock starts the clock of the player to move."""
+    from games.services import clock as clock_services  # these modules import this one
+    from games.services.play import dice_put, roll_if_auto
 
     options = selectors.match_options(match)
     upcoming = next_game(selectors.match_state(match), options)
@@ -227,6 +268,8 @@ def game_start(*, match: Match) -> Game:
     elif match.auto_roll:
         roll_if_auto(game)
         game.save()
+    if match.has_clock and not match.clock_running:
+        clock_services.clock_start(game=game)
     return game
 
 
@@ -254,7 +297,7 @@ def match_update(*, match: Match, start_next: bool) -> Match:
     match.score_one, match.score_two = state.scores
     winner = match_winner(state, options)
     if winner is not None:
-        match.status = Match.Status.FINISHED
+        match.status, match.ended_by = Match.Status.FINISHED, Match.EndedBy.SCORE
         match.winner = match.players[winner]
     match.save()
     if winner is not None:
@@ -268,21 +311,47 @@ def match_forfeit(*, match: Match, user: User, loser: Player) -> Match:
     """The organiser ends the match: ``loser`` forfeits, the opponent wins; a game in progress
     is abandoned (its seed revealed). The score stays as it was."""
     with transaction.atomic():
-        match = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
+        locked = match_locked(match.pk)
+        if locked is None:
+            raise ConflictError(f"match {match.pk} no longer exists")
+        match = locked
         if not selectors.is_organiser(user, match):
             raise NotAllowedError("only the match's organiser may declare a forfeit")
         if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
             raise ConflictError(f"the match is already over ({match.status})")
         if loser.pk not in (match.player_one_id, match.player_two_id):
             raise InvalidRequestError(f"player {loser.pk} does not play in this match")
-        now = timezone.now()
-        match.games.filter(status=Game.Status.IN_PROGRESS).update(
-            status=Game.Status.ABANDONED, dice=None, finished_at=now
+        winner = match.player_two if loser.pk == match.player_one_id else match.player_one
+        match_end_early(
+            match, winner=winner, status=Match.Status.FORFEITED, ended_by=Match.EndedBy.FORFEIT
         )
-        match.status = Match.Status.FORFEITED
-        match.winner = match.player_two if loser.pk == match.player_one_id else match.player_one
-        match.save()
-        match_finished_announce(match)
+    return match
+
+
+def match_locked(pk: int) -> Match | None:
+    """Match ``pk`` locked for the rest of the transaction, after its game in progress: the play
+    services lock a game and then its match, so a service that ends a match (a forfeit, a
+    time-out, a claim) takes them in the same order, and one that meets a play waits for it
+    instead of deadlocking with it."""
+    list(
+        Game.objects.select_for_update(no_key=True)
+        .filter(match_id=pk, status=Game.Status.IN_PROGRESS)
+        .values_list("pk", flat=True)
+    )
+    return Match.objects.select_for_update(no_key=True).filter(pk=pk).first()
+
+
+def match_end_early(match: Match, *, winner: Player, status: str, ended_by: str) -> Match:
+    """End ``match`` (locked by the caller) before its score decided it: ``winner`` wins it, a
+    game in progress is abandoned (its seed revealed), the score stays as it was and the clock
+    stops. Sends match_finished."""
+    match.games.filter(status=Game.Status.IN_PROGRESS).update(
+        status=Game.Status.ABANDONED, dice=None, finished_at=timezone.now()
+    )
+    match.status, match.ended_by, match.winner = status, ended_by, winner
+    match.clock_running, match.clock_turn_started_at, match.clock_deadline = "", None, None
+    match.save()
+    match_finished_announce(match)
     return match
 
 

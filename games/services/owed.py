@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -42,20 +43,29 @@ def task_enqueue_on_commit(task: Any, *args: Any) -> None:
     transaction.on_commit(partial(task_publish, task, *args), robust=True)
 
 
-def task_publish(task: Any, *args: Any) -> None:
+def task_publish(task: Any, *args: Any, eta: datetime | None = None, owe: bool = True) -> None:
     """Publish ``task(*args)`` now (or run it, when Celery runs tasks eagerly). Never raises and
-    never waits on a dead broker: a failure is logged and the task recorded as owed."""
+    never waits on a dead broker: a failure is logged and the task recorded as owed.
+
+    With ``eta`` the task is to run at that time; it is not run at all when Celery runs tasks
+    eagerly (it would run at once, before its time). ``owe=False``: a task that cannot be
+    published is only logged, for a task that something else repeats anyway (the clock's
+    deadline task, repeated by the clock sweep)."""
     global _broker_down_until
+    if eta is not None and task.app.conf.task_always_eager:
+        return
     if time.monotonic() < _broker_down_until:
-        logger.warning("broker down: %s%s is owed", task.name, args)
-        owed_task_record(task.name, args)
+        logger.warning("broker down: %s%s is %s", task.name, args, "owed" if owe else "dropped")
+        if owe:
+            owed_task_record(task.name, args)
         return
     try:
-        task.apply_async(args)
+        task.apply_async(args, eta=eta)
     except BrokerError as error:  # refused, timed out, or a lost connection
         _broker_down_until = time.monotonic() + BROKER_PAUSE_SECONDS
-        logger.warning("could not publish %s%s (%s): it is owed", task.name, args, error)
-        owed_task_record(task.name, args)
+        logger.warning("could not publish %s%s (%s)", task.name, args, error)
+        if owe:
+            owed_task_record(task.name, args)
     except Exception:  # the task ran eagerly (no broker configured) and failed
         logger.exception("task %s%s failed: it is owed", task.name, args)
         owed_task_record(task.name, args)

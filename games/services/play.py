@@ -11,6 +11,11 @@ GameNotFoundError, and they act as the player they are in it) or ``player`` (a t
 such as the demo, tasks and tests). ``game`` is a Game or its id; a Game passed in is not changed
 (it is loaded again, locked).
 
+With a match clock, each service takes the request's arrival time as it starts (before the lock
+and the engine's work), refuses every write once the clock has run out (the match is then ended
+on time and the answer is 409), and hands the clock over before it commits
+(games/services/clock.py).
+
 Row locks here and in every service are FOR NO KEY UPDATE (``no_key=True``): no key is ever
 changed, and a plain FOR UPDATE conflicts with the KEY SHARE locks PostgreSQL's deferred
 foreign-key checks take at commit; a ratings run inserting history that refers to a match in
@@ -19,13 +24,16 @@ play then deadlocked with the play (bench/api_plays.py on PostgreSQL).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import datetime
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import ParamSpec, TypeVar
 
 from django.db import transaction
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
-from games import dice, selectors
+from games import clock, dice, selectors
 from games.engine import (
     GameResult,
     Options,
@@ -43,6 +51,7 @@ from games.models import Game, Turn
 from games.prepared import PreparedInsert, PreparedUpdate
 from games.selectors import User
 from games.selectors import legal_plays_for as legal_plays  # the engine's, remembered
+from games.services import clock as clock_services
 from games.services.matches import game_finish
 from games.state import game_cube, game_cube_put, game_position_put
 from players.models import Player
@@ -71,14 +80,44 @@ class PlayResult:
     turns: list[Turn] = field(default_factory=list)
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class _OutOfTime(Exception):
+    """The match's clock had run out when the request arrived: raised inside the service's
+    transaction, so that nothing of the request is written."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(match_id)
+        self.match_id = match_id
+
+
+def _in_time(service: Callable[P, R]) -> Callable[P, R]:
+    """A play service that, on a match whose clock had run out, ends the match on time (in a
+    transaction of its own) and refuses the request with 409."""
+
+    @functools.wraps(service)
+    def checked(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return service(*args, **kwargs)
+        except _OutOfTime as out:
+            clock_services.match_time_out(match=out.match_id)
+            raise ConflictError(clock_services.time_out_message(out.match_id)) from None
+
+    return checked
+
+
+@_in_time
 def dice_roll(
     *, game: Game | int, player: Player | None = None, user: User | None = None
 ) -> PlayResult:
     """The player to move rolls: the dice of this ply come from the game's seed. A roll with no
     legal play is recorded as a pass at once and the turn goes over."""
+    arrived = clock.now()
     turns: list[Turn] = []
     with transaction.atomic():
-        game, player = _locked(game, player, user)
+        game, player = _locked(game, player, user, arrived)
         _check_not_over(game)
         _check_no_offer(game)
         _check_to_move(game, player)
@@ -93,9 +132,11 @@ def dice_roll(
         dice_put(game=game, dice=dice.roll(game.seed, game.ply), turns=turns)
         roll_if_auto(game, rolled=position.turn, turns=turns)  # after a pass, the opponent's
         _update_play(game)
+        clock_services.clock_pass(game=game, arrived=arrived, turns=turns)
     return PlayResult(game, turns)
 
 
+@_in_time
 def play_submit(
     *,
     game: Game | int,
@@ -110,9 +151,10 @@ def play_submit(
     ConflictError when a roll is due first, and the engine's IllegalPlayError when illegal
     (before anything is written).
     """
+    arrived = clock.now()
     turns: list[Turn] = []
     with transaction.atomic():
-        game, player = _locked(game, player, user)
+        game, player = _locked(game, player, user, arrived)
         _check_not_over(game)
         # The ply is checked before the turn: a player's duplicate submission, arriving after
         # the first one passed the turn, is stale (409), not someone else's turn.
@@ -127,9 +169,11 @@ def play_submit(
         _append(game, position, rolled, outcome, turns)
         roll_if_auto(game, turns=turns)
         _update_play(game)
+        clock_services.clock_pass(game=game, arrived=arrived, turns=turns)
     return PlayResult(game, turns)
 
 
+@_in_time
 def game_resign(
     *, game: Game | int, kind: str, player: Player | None = None, user: User | None = None
 ) -> PlayResult:
@@ -140,8 +184,9 @@ def game_resign(
     """
     if kind not in RESIGNATION_KINDS:
         raise InvalidRequestError(f"a resignation offers 'single' or 'mars', got {kind!r}")
+    arrived = clock.now()
     with transaction.atomic():
-        game, player = _locked(game, player, user)
+        game, player = _locked(game, player, user, arrived)
         _check_not_over(game)
         colour = game.colour_of(player) if player is not None else None
         if colour is None:
@@ -150,9 +195,11 @@ def game_resign(
         game_finish(
             game=game, result=resignation_result(colour, kind), ended_by=Game.EndedBy.RESIGNATION
         )
+        clock_services.clock_pass(game=game, arrived=arrived, turns=[])
     return PlayResult(game)
 
 
+@_in_time
 def cube_double(
     *,
     game: Game | int,
@@ -163,9 +210,10 @@ def cube_double(
     """The player to move offers a double before rolling (docs/rules.md §6.6, option ``cube``); the
     opponent must then take or drop. Recorded as a turn of kind ``double`` (a ply without dice).
     ``ply``, when given, must be the game's next ply (409 otherwise, as for a play)."""
+    arrived = clock.now()
     turns: list[Turn] = []
     with transaction.atomic():
-        game, player = _locked(game, player, user)
+        game, player = _locked(game, player, user, arrived)
         _check_not_over(game)
         _check_ply(game, player, ply)
         _check_no_offer(game)
@@ -176,9 +224,11 @@ def cube_double(
         _append_cube_turn(game, Turn.Kind.DOUBLE, colour, turns)
         game_cube_put(game, game_cube(game).double(colour))
         _update_play(game)
+        clock_services.clock_pass(game=game, arrived=arrived, turns=turns)
     return PlayResult(game, turns)
 
 
+@_in_time
 def cube_take(
     *,
     game: Game | int,
@@ -188,9 +238,10 @@ def cube_take(
 ) -> PlayResult:
     """The opponent accepts the double: the stake doubles and the taker owns the cube. The
     doubler then rolls (at once with ``auto_roll``)."""
+    arrived = clock.now()
     turns: list[Turn] = []
     with transaction.atomic():
-        game, player = _locked(game, player, user)
+        game, player = _locked(game, player, user, arrived)
         _check_not_over(game)
         doubler = _check_answer(game, player, ply)
         taker = opponent(doubler)
@@ -198,9 +249,11 @@ def cube_take(
         game_cube_put(game, game_cube(game).take(taker))
         roll_if_auto(game, turns=turns)
         _update_play(game)
+        clock_services.clock_pass(game=game, arrived=arrived, turns=turns)
     return PlayResult(game, turns)
 
 
+@_in_time
 def cube_drop(
     *,
     game: Game | int,
@@ -210,15 +263,17 @@ def cube_drop(
 ) -> PlayResult:
     """The opponent declines the double: the game ends, lost at the cube's value before the
     double (a decided game for the cycle and the next starter)."""
+    arrived = clock.now()
     turns: list[Turn] = []
     with transaction.atomic():
-        game, player = _locked(game, player, user)
+        game, player = _locked(game, player, user, arrived)
         _check_not_over(game)
         doubler = _check_answer(game, player, ply)
         # game_finish clears the offer
         _append_cube_turn(game, Turn.Kind.DROP, opponent(doubler), turns)
         result = game_cube(game).drop(opponent(doubler))
         game_finish(game=game, result=result, ended_by=Game.EndedBy.DROP)
+        clock_services.clock_pass(game=game, arrived=arrived, turns=turns)
     return PlayResult(game, turns)
 
 
@@ -352,21 +407,26 @@ def _play_forced_stage(game: Game, position: Position, turns: list[Turn]) -> Non
 
 
 def _locked(
-    game: Game | int, player: Player | None, user: User | None
+    game: Game | int, player: Player | None, user: User | None, arrived: datetime.datetime
 ) -> tuple[Game, Player | None]:
     """The game loaded again and locked in the open transaction (with its match and players,
     one query), and who acts in it: ``user``'s player when a user acts (GameNotFoundError when
-    the game is missing or not visible to them), else ``player``."""
+    the game is missing or not visible to them), else ``player``. _OutOfTime when the match's
+    clock had run out by ``arrived``."""
     pk = game if isinstance(game, int) else game.pk
     if user is not None:
         locked = selectors.game_visible(user=user, pk=pk, for_update=True)
         if locked is None:
             raise GameNotFoundError(f"no game {pk} that you may see")
-        return locked, selectors.game_player_for(locked, user)
-    locked = selectors.game_for_update(pk)
-    if locked is None:
-        raise GameNotFoundError(f"no game {pk}")
-    return locked, player
+        acting = selectors.game_player_for(locked, user)
+    else:
+        locked = selectors.game_for_update(pk)
+        if locked is None:
+            raise GameNotFoundError(f"no game {pk}")
+        acting = player
+    if clock_services.is_overdue(locked.match, arrived):
+        raise _OutOfTime(locked.match_id)
+    return locked, acting
 
 
 def _check_not_over(game: Game) -> None:

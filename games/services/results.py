@@ -257,7 +257,7 @@ def _apply(report: ResultReport) -> Game | None:
     if report.scope == ResultReport.Scope.MATCH:
         match.score_one, match.score_two = report.score_one, report.score_two
         match.winner = report.winner
-        match.status = Match.Status.FINISHED
+        match.status, match.ended_by = Match.Status.FINISHED, Match.EndedBy.SCORE
         match.save()
         match_finished_announce(match)
         return None

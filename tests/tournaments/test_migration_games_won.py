@@ -5,8 +5,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("tournaments", "0006_tournamentmatch_missed")]
-AFTER = [("tournaments", "0007_games_won_unknown")]
+BEFORE = [("games", "0007_verbose_name_plural"), ("tournaments", "0006_tournamentmatch_missed")]
+AFTER = [("games", "0007_verbose_name_plural"), ("tournaments", "0007_games_won_unknown")]
 
 
 def migrate(targets):

@@ -1,6 +1,8 @@
 """Real Celery on Redis: a result reported through the API reaches a worker process, which
-updates the stored standings. Needs redis-server and PostgreSQL (CI's second pass), because the
-worker must see the test database; elsewhere it is skipped with the reason."""
+updates the stored standings; a match clock that runs out is ended by the worker with no
+request, by its deadline task or, when that task was lost, by the sweep. Needs redis-server and
+PostgreSQL (CI's second pass), because the worker must see the test database; elsewhere it is
+skipped with the reason."""
 
 from __future__ import annotations
 
@@ -15,6 +17,10 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from config.celery_app import app as celery_app
+from games import services as games_services
+from games import tasks as games_tasks
+from games.models import Match
+from games.services import clock as clock_services
 from tests.tournaments.factories import PlayerFactory, UserFactory
 from tests.tournaments.worker import (
     WORKER_MARKS,
@@ -110,3 +116,46 @@ def test_a_reported_result_updates_the_standings_on_the_worker(worker):
         print(worker.read_text())
         raise
     assert "tournaments.tasks.standings_recompute" in worker.read_text()
+
+
+def clocked_match() -> Match:
+    """An online 1-point match whose clock runs out 10 s after it starts (no delay)."""
+    staff = UserFactory(username="staff", is_staff=True)
+    return games_services.match_create(
+        creator=staff,
+        player_one=PlayerFactory(),
+        player_two=PlayerFactory(),
+        target_score=1,
+        clock={"per_point_seconds": 10, "delay_seconds": 0},
+    )
+
+
+def lost_on_time(match: Match) -> bool:
+    return Match.objects.get(pk=match.pk).ended_by == Match.EndedBy.TIME
+
+
+def test_the_worker_ends_a_match_on_time_with_no_request(worker):
+    match = clocked_match()  # its deadline task is published with the match's commit
+    try:
+        wait_until(lambda: lost_on_time(match), 40, "the worker to end the match on time")
+    except AssertionError:
+        print(worker.read_text())
+        raise
+    assert "games.tasks.match_time_out" in worker.read_text()
+
+
+def test_the_sweep_ends_a_clock_whose_deadline_task_was_lost(worker, monkeypatch):
+    monkeypatch.setattr(clock_services, "_deadline_publish", lambda pk, deadline: None)
+    match = clocked_match()
+    wait_until(
+        lambda: Match.objects.get(pk=match.pk).clock_deadline < clock_services.clock.now(),
+        20,
+        "the deadline to pass",
+    )
+    assert Match.objects.get(pk=match.pk).status == Match.Status.IN_PROGRESS
+    games_tasks.clocks_sweep.delay()  # as beat publishes it every CLOCK_SWEEP_SECONDS
+    try:
+        wait_until(lambda: lost_on_time(match), 40, "the sweep to end the match on time")
+    except AssertionError:
+        print(worker.read_text())
+        raise

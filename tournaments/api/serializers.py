@@ -7,7 +7,12 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.api.serializers import MAX_ID, JSONObjectField, StrictSerializer, id_field
-from games.api.serializers import PlayerRefSerializer, ResultReportSerializer
+from games.api.serializers import (
+    ClockSettingsSerializer,
+    PlayerRefSerializer,
+    ResultReportSerializer,
+    claim_after_hours_field,
+)
 from games.engine.options import MAX_MATCH_LENGTH
 from games.models import RatingHistory, ResultReport
 from players.models import Club, Player, VariantRating
@@ -19,7 +24,7 @@ SETTINGS_FIELDS = [
     "rotate_cycle", "third_place", "grand_final_reset", "consolation_rounds",
     "consolation_match_length", "double_round_robin", "groups", "knockout_per_group",
     "swiss_rounds", "tiebreak_order", "bye_points", "max_entries", "late_entry_until_round",
-    "check_in_required", "seed_method", "rated",
+    "check_in_required", "seed_method", "rated", "clock", "claim_after_hours",
 ]  # fmt: skip
 
 
@@ -39,6 +44,12 @@ class TournamentInputSerializer(StrictSerializer, serializers.ModelSerializer):
         help_text="its matches count for the ratings; default: true when you may run rated "
         "tournaments (staff, or the permission tournaments.run_rated_tournament)",
     )
+    clock = ClockSettingsSerializer(
+        required=False,
+        allow_null=True,
+        help_text="a match clock for every match (online only); {} or null: none",
+    )
+    claim_after_hours = claim_after_hours_field(required=False)
 
     class Meta:
         model = Tournament
@@ -47,6 +58,9 @@ class TournamentInputSerializer(StrictSerializer, serializers.ModelSerializer):
 
 class TournamentSerializer(serializers.ModelSerializer):
     entry_count = serializers.SerializerMethodField()
+    clock = ClockSettingsSerializer(
+        read_only=True, help_text="the match clock of every match; {}: none"
+    )
     organisers = serializers.SlugRelatedField(many=True, read_only=True, slug_field="username")
 
     class Meta:

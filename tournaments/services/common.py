@@ -110,6 +110,8 @@ def match_open(tournament: Tournament, tournament_match: TournamentMatch) -> Mat
         tournament_slot=f"tournament-{tournament.pk}",
         start=False,
         rated=tournament.rated,
+        clock=tournament.clock,
+        claim_after_hours=tournament.claim_after_hours,
     )
     if match.organiser_id is None:  # the organiser plays in it: still the one who may forfeit
         match.organiser = organiser

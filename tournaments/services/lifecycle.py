@@ -15,6 +15,7 @@ from django.db.models import Max
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import services as games_services
+from games.clock import ClockSettings
 from games.engine import Options
 from games.selectors import User
 from players.models import Club, Player
@@ -61,6 +62,8 @@ class TournamentSettings(TypedDict, total=False):
     check_in_required: bool
     seed_method: str  # a Tournament.SeedMethod
     rated: bool
+    clock: dict[str, Any] | None  # games.clock.ClockSettings JSON; None or {}: no clock
+    claim_after_hours: int
 
 
 def tournament_create(
@@ -75,6 +78,7 @@ def tournament_create(
     anyone else's tournament is a friendly one."""
     _check_fields(fields)
     _check_format_settings({**_defaults(), **fields})
+    _clock_normalise(fields)
     if fields.get("rated") is None:
         fields["rated"] = selectors.may_run_rated(user)
     _check_rated(user, fields)
@@ -95,6 +99,7 @@ def tournament_update(
         check_status(tournament, *EDITABLE)
         stored = {name: getattr(tournament, name) for name in (*format_rules.SETTINGS, "format")}
         _check_format_settings({**stored, **fields})
+        _clock_normalise(fields)
         before = {name: getattr(tournament, name) for name in fields}
         for name, value in fields.items():
             setattr(tournament, name, value)
@@ -117,6 +122,14 @@ def _check_format_settings(settings: Mapping[str, Any]) -> None:
         format_rules.check_settings(settings)
     except format_rules.SettingsError as error:
         raise InvalidRequestError(str(error)) from error
+
+
+def _clock_normalise(fields: TournamentSettings) -> None:
+    """Store a checked clock as its settings' JSON (both numbers, the preset named), none as
+    {}."""
+    if "clock" in fields:
+        settings = ClockSettings.from_json(fields["clock"])
+        fields["clock"] = settings.to_json() if settings is not None else {}
 
 
 def _check_rated(user: User, fields: TournamentSettings) -> None:

@@ -1,0 +1,50 @@
+// Match clock: counts the running side down, first its delay ("+12"), then its bank, from the
+// figures the server gave with the page (#clock-data: seconds as of the moment the page or its
+// live part was built). The server alone decides a time-out: the page's poll then shows it.
+(function () {
+  "use strict";
+  var TICK_MS = 200;
+  var state = null; // {data: the clock-data JSON, at: when it was read, performance.now()}
+
+  function read() {
+    var node = document.getElementById("clock-data");
+    state = node ? { data: JSON.parse(node.textContent), at: window.performance.now() } : null;
+    draw();
+  }
+
+  function pad(number) {
+    return (number < 10 ? "0" : "") + number;
+  }
+
+  function format(seconds) {
+    var whole = Math.max(0, Math.ceil(seconds - 1e-6)); // 0:00 only once the time is up
+    var hours = Math.floor(whole / 3600);
+    var minutes = Math.floor((whole % 3600) / 60);
+    var rest = pad(whole % 60);
+    return hours ? hours + ":" + pad(minutes) + ":" + rest : minutes + ":" + rest;
+  }
+
+  function draw() {
+    if (!state) return;
+    var data = state.data;
+    var elapsed = (window.performance.now() - state.at) / 1000;
+    document.querySelectorAll("[data-clock-side]").forEach(function (node) {
+      var side = node.dataset.clockSide;
+      var left = data.remaining[side];
+      var delay = 0;
+      if (data.running === side) {
+        delay = Math.max(0, data.delay_left - elapsed);
+        left = Math.max(0, left - Math.max(0, elapsed - data.delay_left));
+      }
+      node.querySelector("[data-clock-time]").textContent = format(left);
+      node.querySelector("[data-clock-delay]").textContent = delay > 0 ? "+" + Math.ceil(delay) : "";
+      var out = data.flagged === side || (data.running === side && left <= 0 && delay <= 0);
+      node.classList.toggle("flagged", out);
+      node.classList.toggle("in-delay", delay > 0);
+    });
+  }
+
+  document.addEventListener("tabla:updated", read);
+  read();
+  window.setInterval(draw, TICK_MS);
+})();

@@ -1,0 +1,83 @@
+"""The match clock on the match page: both banks with the running side marked, the data
+static/js/clock.js counts down from (no inline script), a time-out ended by the page or by its
+poll, and in the browser the countdown of the delay and then of the bank."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Match
+from tests.web.helpers import match_url
+
+pytestmark = pytest.mark.django_db
+
+ONE_POINT_CLOCK = {"per_point_seconds": 90, "delay_seconds": 5}  # a 1:30 bank on a 1-point match
+
+
+@pytest.fixture
+def clocked(alice, bob, organiser):
+    return services.match_create(
+        creator=organiser, player_one=alice, player_two=bob, target_score=1, clock=ONE_POINT_CLOCK
+    )
+
+
+def test_the_page_shows_both_banks_and_the_running_side(fake_clock, clocked):
+    fake_clock.advance(2)
+    response = Client().get(match_url(clocked))
+    html = response.content.decode()
+    assert html.count("data-clock-side=") == 2
+    sides = {side["side"]: side for side in response.context["clock"]["sides"]}
+    running = clocked.clock_running
+    assert sides[running]["running"] and sides[running]["delay"] == "+3"
+    assert sides[running]["text"] == "1:30" and not sides[running]["flagged"]
+    assert 'id="clock-data"' in html and "js/clock.js" in html
+    assert "clock: 1:30 each + 5 s a turn" in html
+    assert response.context["clock"]["data"]["delay_left"] == 3.0
+
+
+def test_a_match_without_a_clock_has_no_clock_on_its_page(online_match):
+    html = Client().get(match_url(online_match)).content.decode()
+    assert "data-clock" not in html and "clock-data" not in html
+
+
+def test_the_page_of_a_match_out_of_time_ends_it_and_shows_who_lost(fake_clock, clocked):
+    loser = clocked.clock_running
+    fake_clock.advance(5 + 90)
+    response = Client().get(match_url(clocked))
+    html = response.content.decode()
+    assert "(on time)" in html
+    sides = {side["side"]: side for side in response.context["clock"]["sides"]}
+    assert sides[loser]["flagged"] and sides[loser]["text"] == "0:00"
+    assert Match.objects.get(pk=clocked.pk).ended_by == Match.EndedBy.TIME
+
+
+def test_the_live_state_poll_ends_a_match_out_of_time(fake_clock, clocked):
+    url = reverse("web:match-state", kwargs={"pk": clocked.pk})
+    before = Client().get(url)
+    assert before.json()["status"] == "in_progress"
+    fake_clock.advance(5 + 90)
+    after = Client().get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200 and after.json()["status"] == "finished"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_clock_counts_down_in_the_browser_and_shows_the_time_out(
+    live_server, new_page, fake_clock, clocked, artifacts
+):
+    page, console = new_page()
+    page.goto(live_server.url + match_url(clocked))
+    running = page.locator(".clock-side.running")
+    assert running.count() == 1
+    assert running.locator("[data-clock-delay]").inner_text() in ("+5", "+4")
+    # the delay runs out first (5 s), then the bank: the browser counts with its own clock
+    expect = pytest.importorskip("playwright.sync_api").expect
+    expect(running.locator("[data-clock-time]")).to_have_text("1:29", timeout=10_000)
+    assert running.locator("[data-clock-delay]").inner_text() == ""
+    page.screenshot(path=str(artifacts / "match-clock-running.png"), full_page=True)
+
+    fake_clock.advance(5 + 90)  # the server's time is up: the next poll ends the match
+    page.wait_for_selector(".clock-side.flagged", timeout=10_000)
+    assert "(on time)" in page.locator(".match-header").inner_text()
+    page.screenshot(path=str(artifacts / "match-clock-flagged.png"), full_page=True)
+    assert console.errors == []
