@@ -177,13 +177,17 @@ def _board_play(game: Game, graph: StepGraph) -> dict[str, Any]:
             "pick": _("Click or tap a checker that may move."),
             "drop": _("Now click or tap where it goes (the lit points), or another checker."),
             "complete": _("Your play: %(moves)s. Submit it, or undo."),
-            "completed": _("The rest was the only legal way on: %(moves)s. Submit it, or undo."),
+            "completed": _(
+                "Only one way on was left, and it is on the board. Your play: %(moves)s. "
+                "Submit it, or undo."
+            ),
             "forced": _("Your only legal play, %(moves)s, was played for you."),
             "checker": _("Checker on your %(point)s-point: pick it up"),
             "bar_checker": _("Checker on the bar: pick it up"),
             "picked": _("Checker on your %(point)s-point, picked up: put it back"),
             "destination": _("Move it to your %(point)s-point"),
             "bear_off": _("Bear it off"),
+            "off": _("off"),
             "pass": _("no move"),
         },
     }

@@ -251,8 +251,9 @@ class IllegalPlaySerializer(serializers.Serializer):
 
 
 def legal_plays_json(outcomes: Sequence[Outcome], *, positions: bool) -> list[dict[str, Any]]:
-    """The legal plays as ``LegalPlaySerializer`` objects; the positions only when asked (they
-    cost more than the rest of a play's answer: written by the engine's encoder)."""
+    """The legal plays as ``LegalPlaySerializer`` objects. Decision (docs/decisions.md D46): the
+    positions only when asked, written by the engine's encoder; on the play path they would cost
+    a tenth of each answer's time."""
     if not positions:
         listed = []
         for outcome in outcomes:

@@ -15,7 +15,8 @@ pip counts of both sides, so a page draws each step as the engine sees it (a hit
 bar, a Tapa pin) without applying a single rule itself.
 
 Points in the graph are in **white** numbering, as the board is drawn (``"bar"`` and ``"off"``
-for the bar and the tray); ``move`` is the step in the mover's own notation, as submitted.
+for the bar and the tray); ``move`` is the step in the mover's own notation, as submitted. How the
+match page chooses among the ways the graph offers is docs/decisions.md D45.
 """
 
 from __future__ import annotations

@@ -273,8 +273,12 @@
       if (target === "off") {
         var white = this.data.graph.turn === "w";
         var y = white ? geo.middle + 10 : geo.top + 4;
+        var height = geo.bottom - geo.middle - 14;
         el("rect", { "class": "hit-area marker", x: geo.tray_left - 12, y: y, width: geo.tray_width + 24,
-                     height: geo.bottom - geo.middle - 14, rx: 12 }, g);
+                     height: height, rx: 12 }, g);
+        var word = el("text", { "class": "marker-label", x: geo.tray_left + geo.tray_width / 2, y: y + height / 2,
+                                dy: 6, "text-anchor": "middle" }, g);
+        word.textContent = labels.off;
       } else {
         var centre = markerCentre(geo, Number(target));
         el("circle", { "class": "hit-area marker", cx: centre[0], cy: centre[1], r: MARKER_RADIUS }, g);
