@@ -15,7 +15,15 @@ from django.views.decorators.http import condition, require_safe
 from games import selectors, web_selectors
 from games.board_svg import board_cube, board_frame, board_geometry, board_pieces
 from games.charts import line_chart
-from games.engine import Cube, StepGraph, find_variant, opponent, pip_counts, start_position
+from games.engine import (
+    Cube,
+    Outcome,
+    StepGraph,
+    find_variant,
+    opponent,
+    pip_counts,
+    start_position,
+)
 from games.models import Game, Match, ResultReport, Turn
 from games.selectors import User
 from players.models import Player
@@ -124,7 +132,7 @@ def _game_context(game: Game, you: Player | None) -> dict[str, Any]:
         "frame": board_frame(game.variant),
         "pieces": board_pieces(game.position, game.dice),
         "pips": _pips(game.variant, game.position),
-        "board_play": _board_play(game, graph) if graph is not None else None,
+        "board_play": _board_play(game, graph, plays) if graph is not None else None,
         "to_move": to_move,
         "turn_colour": (
             opponent(game.cube_offered_by) if game.cube_offered_by else game.position.get("turn")
@@ -165,18 +173,20 @@ def _pips(variant: str, position: dict[str, Any]) -> dict[str, int]:
     return {"w": white, "b": black}
 
 
-def _board_play(game: Game, graph: StepGraph) -> dict[str, Any]:
+def _board_play(game: Game, graph: StepGraph, plays: list[Outcome]) -> dict[str, Any]:
     """What static/js/board_play.js needs to let the player to move play on the board: the
     engine's step graph (every legal step from every state on the way to a legal play), the
     layout numbers of board_svg, and the words it shows (docs/decisions.md D45-D47)."""
     return {
         "key": f"{game.pk}:{game.ply}",
         "graph": graph.to_json(),
+        "ends_game": [outcome.ends_game for outcome in plays],  # by the graph's play numbers
         "geometry": board_geometry(),
         "labels": {
             "pick": _("Click or tap a checker that may move."),
             "drop": _("Now click or tap where it goes (the lit points), or another checker."),
             "complete": _("Your play: %(moves)s. Submit it, or undo."),
+            "ends": _("This play ends the game."),
             "completed": _(
                 "Only one way on was left, and it is on the board. Your play: %(moves)s. "
                 "Submit it, or undo."

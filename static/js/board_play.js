@@ -135,6 +135,7 @@
     this.svg = root.querySelector("svg.board");
     this.pieces = root.querySelector("[data-board-pieces]");
     this.panel = root.querySelector("[data-board-play]");
+    this.svg.setAttribute("role", "group"); // a picture no longer: it holds buttons
     this.layer = this.svg.querySelector("[data-board-input]") ||
       window.TablaBoard.svg("g", { "class": "board-input", "data-board-input": "" }, this.svg);
   }
@@ -214,6 +215,7 @@
       var words = !last || !last.auto ? this.labels.complete
         : this.actions.length > 1 ? this.labels.completed : this.labels.forced;
       status.textContent = fill(words, { moves: moves });
+      if (this.data.ends_game[this.graph.states[this.state()].play]) status.textContent += " " + this.labels.ends;
     } else {
       status.textContent = this.selected === null ? this.labels.pick : this.labels.drop;
     }
