@@ -223,23 +223,25 @@
     this.svg.classList.toggle("playing", !complete);
   };
 
-  // The layer of things to click, tap or tab to: a column per point, the bar and the tray;
-  // over them, while a checker is picked up, a large round marker per destination.
+  // The layer of things to click, tap or tab to: a column per point and the bar; over them,
+  // while a checker is picked up, a large marker per destination (the tray for a bear-off).
   Play.prototype.drawInput = function (state) {
-    var el = window.TablaBoard.svg;
-    var geo = this.geo;
     var layer = this.layer;
-    var labels = this.labels;
     while (layer.firstChild) layer.removeChild(layer.firstChild);
     if (this.busy || this.complete()) return;
+    this.drawAreas(state);
+    if (this.selected === null) return;
+    this.drawSelected(this.selected);
+    this.graph.destinations(state, this.selected).forEach(this.drawMarker, this);
+  };
+
+  Play.prototype.drawAreas = function (state) {
+    var el = window.TablaBoard.svg;
+    var geo = this.geo;
+    var labels = this.labels;
+    var selected = this.selected;
     var sources = this.graph.sources(state);
     var steps = this.graph.states[state].steps;
-    var selected = this.selected;
-    var destinations = selected === null ? [] : this.graph.destinations(state, selected);
-    var ownName = function (source) {
-      var step = steps.filter(function (s) { return String(s[1]) === source; })[0];
-      return step[0].split("/")[0];
-    };
     var half = geo.point_width / 2;
     var areas = [];
     for (var point = 1; point <= 24; point++) {
@@ -254,40 +256,43 @@
       var attrs = { "class": "hit" + (isSource ? " source" : "") + (area.target === selected ? " selected" : ""),
                     "data-target": area.target };
       if (isSource) {
+        // The point in the mover's own numbers, as in the moves: the text before the slash.
+        var own = steps.filter(function (s) { return String(s[1]) === area.target; })[0][0].split("/")[0];
         attrs.tabindex = "0";
         attrs.role = "button";
-        var name = ownName(area.target);
-        attrs["aria-label"] = area.target === selected ? fill(labels.picked, { point: name })
-          : area.target === "bar" ? labels.bar_checker : fill(labels.checker, { point: name });
+        attrs["aria-label"] = area.target === selected ? fill(labels.picked, { point: own })
+          : area.target === "bar" ? labels.bar_checker : fill(labels.checker, { point: own });
         if (area.target === selected) attrs["aria-pressed"] = "true";
       }
-      var g = el("g", attrs, layer);
+      var g = el("g", attrs, this.layer);
       el("rect", { "class": "hit-area", x: area.x, y: area.y, width: area.width, height: area.height, rx: 4 }, g);
-    });
-    if (selected !== null) this.drawSelected(selected);
-    destinations.forEach(function (way) {
-      var target = way.target;
-      var path = way.path;
-      var own = path[path.length - 1][0].split("/")[1];
-      var label = target === "off" ? labels.bear_off : fill(labels.destination, { point: own });
-      var g = el("g", { "class": "hit destination", "data-target": target, tabindex: "0", role: "button",
-                        "aria-label": label }, layer);
-      if (target === "off") {
-        var white = this.data.graph.turn === "w";
-        var y = white ? geo.middle + 10 : geo.top + 4;
-        var height = geo.bottom - geo.middle - 14;
-        el("rect", { "class": "hit-area marker", x: geo.tray_left - 12, y: y, width: geo.tray_width + 24,
-                     height: height, rx: 12 }, g);
-        var word = el("text", { "class": "marker-label", x: geo.tray_left + geo.tray_width / 2, y: y + height / 2,
-                                dy: 6, "text-anchor": "middle" }, g);
-        word.textContent = labels.off;
-      } else {
-        var centre = markerCentre(geo, Number(target));
-        el("circle", { "class": "hit-area marker", cx: centre[0], cy: centre[1], r: MARKER_RADIUS }, g);
-        var text = el("text", { "class": "marker-label", x: centre[0], y: centre[1], dy: 6, "text-anchor": "middle" }, g);
-        text.textContent = own;
-      }
     }, this);
+  };
+
+  Play.prototype.drawMarker = function (way) {
+    var el = window.TablaBoard.svg;
+    var geo = this.geo;
+    var target = way.target;
+    var own = way.path[way.path.length - 1][0].split("/")[1];
+    var label = target === "off" ? this.labels.bear_off : fill(this.labels.destination, { point: own });
+    var g = el("g", { "class": "hit destination", "data-target": target, tabindex: "0", role: "button",
+                      "aria-label": label }, this.layer);
+    var x, y;
+    if (target === "off") { // the mover's half of the tray, and a little more
+      var height = geo.bottom - geo.middle - 14;
+      var edge = this.data.graph.turn === "w" ? geo.middle + 10 : geo.top + 4;
+      el("rect", { "class": "hit-area marker", x: geo.tray_left - 12, y: edge, width: geo.tray_width + 24,
+                   height: height, rx: 12 }, g);
+      x = geo.tray_left + geo.tray_width / 2;
+      y = edge + height / 2;
+    } else {
+      var centre = markerCentre(geo, Number(target));
+      x = centre[0];
+      y = centre[1];
+      el("circle", { "class": "hit-area marker", cx: x, cy: y, r: MARKER_RADIUS }, g);
+    }
+    var text = el("text", { "class": "marker-label", x: x, y: y, dy: 6, "text-anchor": "middle" }, g);
+    text.textContent = target === "off" ? this.labels.off : own;
   };
 
   // Markers of neighbouring points are staggered (near the edge, then further in), so that two

@@ -165,6 +165,21 @@ def test_a_move_that_leaves_one_way_on_is_completed_and_waits_for_submit(
     assert game.ply == 10 and console.errors == []  # nothing was sent
 
 
+def test_a_checker_is_borne_off_by_a_click_on_the_tray(live_server, new_page, alice, bob):
+    data = case_position("W 6×2, 5×3, 4×2, 2, 1 (off 6) | B 24×3, 23×2, 19×5 (off 5)")
+    game = playable(alice, bob, "tabla", data, [6, 4])
+    page, console = open_board(new_page, live_server, game, "alice")
+
+    point(page, "4").click()
+    assert destinations(page) == ["off"]
+    page.locator('.destination[data-target="off"]').click()
+
+    assert page.locator("[data-board-pieces] .slab.w").count() == 8  # and 6/off filled in
+    assert "4/off 6/off" in page.locator("[data-play-status]").inner_text()
+    assert page.locator("[data-pip=w]").inner_text() == "28"
+    assert console.errors == []
+
+
 def test_a_forced_play_is_played_and_sent_without_asking(
     live_server, new_page, alice, bob, artifacts
 ):
