@@ -268,7 +268,7 @@ def test_a_gjul_bara_cascade_is_played_stage_by_stage(live_server, new_page, ali
     assert console.errors == []
 
 
-def test_a_remainder_is_played_by_the_opponent_before_rolling(live_server, new_page, alice, bob):
+def test_a_remainder_is_played_stage_by_stage_before_rolling(live_server, new_page, alice, bob):
     data = case_position(
         "W 24×13, 22×2 | B 12×15",
         turn="b",
@@ -279,11 +279,22 @@ def test_a_remainder_is_played_by_the_opponent_before_rolling(live_server, new_p
     game = playable(alice, bob, "gul_bara", data, None)
     page, console = open_board(new_page, live_server, game, "bob")
 
+    dice = "dice => dice.map(d => d.dataset.die)"
     assert "handed over" in page.locator("[data-stage-note]").inner_text()
-    assert page.locator("[data-board-pieces] .die").evaluate_all(
-        "dice => dice.map(d => d.dataset.die)"
-    ) == ["5", "5"]
+    assert page.locator("[data-board-pieces] .die").evaluate_all(dice) == ["5", "5"]
     assert page.locator("[data-action=roll]").count() == 0
+
+    point(page, "12").click()  # black's 24-point
+    page.locator('.destination[data-target="2"]').click()  # both 5s: black's 24/19/14
+    page.click("[data-action=submit-play]")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-board-pieces] .die')]"
+        ".map(d => d.dataset.die).join() === '6,6,6,6'"
+    )
+    assert "handed over" in page.locator("[data-stage-note]").inner_text()  # still no roll
+    game.refresh_from_db()
+    assert played(game) == ["24/19", "19/14"]
+    assert (game.position["turn"], game.position["pending"]) == ("b", [6, 6, 6, 6])
     assert console.errors == []
 
 
