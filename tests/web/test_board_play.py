@@ -339,3 +339,19 @@ def test_the_browser_lays_out_a_position_as_the_server_does(
     ])  # fmt: skip
     assert laid_out == [piece for piece in board_pieces(data) if piece["kind"] != "die"]
     assert console.errors == []
+
+
+def test_the_board_draws_and_takes_moves_in_macedonian(live_server, new_page, alice, bob):
+    """Numbers in the SVG keep their decimal point whatever the language (a comma would be an
+    invalid length: the browser logs an error and drops the checker)."""
+    data = case_position("W 24×2, 13×9, 6×4 | B 1×2, 12×9, 19×4")  # tall stacks: fractions
+    game = playable(alice, bob, "tabla", data, [6, 5])
+    page, console = open_board(new_page, live_server, game, "alice")
+    page.click(".language-switcher button[value=mk]")
+    page.wait_for_selector("text=Кликнете или допрете пул")
+
+    point(page, "13").click()
+    page.locator('.destination[data-target="8"]').click()
+    assert checkers(page, "w", "8") == 1 and page.locator(".die.used").count() == 1
+    assert page.locator("[data-pip-line]").inner_text().startswith("Преостанат пат")
+    assert console.errors == []
