@@ -185,6 +185,7 @@ def _board_play(game: Game, graph: StepGraph, plays: list[Outcome]) -> dict[str,
         "labels": {
             "pick": _("Click or tap a checker that may move."),
             "drop": _("Now click or tap where it goes (the lit points), or another checker."),
+            "stuck": _("That checker cannot move now. Click or tap one that may."),
             "complete": _("Your play: %(moves)s. Submit it, or undo."),
             "ends": _("This play ends the game."),
             "completed": _(

@@ -338,14 +338,26 @@
     } else if (this.selected !== null) {
       this.selected = null;
       this.show(null);
+    } else if (this.holdsOwnChecker(state, target)) {
+      this.panel.querySelector("[data-play-status]").textContent = this.labels.stuck;
     } else if (!byKey) {
       var near = nearSources(target, sources);
       if (near.length === 1) { this.selected = near[0]; this.show(null); }
     }
   };
 
-  // A tap just beside a movable checker picks it up when it is the only one next to the tap:
-  // a phone's board is narrow, and picking up the wrong checker costs nothing.
+  // Whether the mover has a checker on this point (or the bar) that it could take hold of.
+  Play.prototype.holdsOwnChecker = function (state, target) {
+    var board = this.graph.board(state);
+    var turn = this.data.graph.turn;
+    if (target === "bar") return board.bar[turn] > 0;
+    var stack = board.points[Number(target) - 1] || [];
+    return stack.length > 0 && stack[stack.length - 1][0] === turn;
+  };
+
+  // A tap on a point without a checker of the mover, just beside a movable checker, picks that
+  // one up when it is the only one next to the tap: a phone's board is narrow, and picking up
+  // the wrong checker moves nothing.
   function nearSources(target, sources) {
     var point = Number(target);
     if (!point) return [];

@@ -63,6 +63,8 @@ def test_a_player_moves_checkers_by_clicking_undoes_and_submits(
     assert submit.is_disabled() and page.locator("[data-action=undo]").is_disabled()
     assert page.locator("[data-pip=w]").inner_text() == "167"
 
+    point(page, "6").click()  # 6/1 and 6/0: no
+    assert "cannot move" in page.locator("[data-play-status]").inner_text()
     point(page, "13").click()
     assert destinations(page) == ["2", "7", "8"]  # 13/2 is one click: 13/8 8/2 or 13/7 7/2
     page.screenshot(path=str(artifacts / "board-play-picked.png"))
