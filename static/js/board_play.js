@@ -317,8 +317,12 @@
 
   // --- what the player does ----------------------------------------------------------------
 
+  function replaying() {
+    return Boolean(hooks.isReplaying && hooks.isReplaying());
+  }
+
   Play.prototype.press = function (target, byKey) {
-    if (this.busy || this.complete() || (hooks.isReplaying && hooks.isReplaying())) return;
+    if (this.busy || this.complete() || replaying()) return;
     var state = this.state();
     var sources = this.graph.sources(state);
     var destinations = this.selected === null ? [] : this.graph.destinations(state, this.selected);
@@ -367,14 +371,14 @@
   }
 
   Play.prototype.undo = function (byKey) {
-    if (this.busy || !this.actions.length) return;
+    if (this.busy || !this.actions.length || replaying()) return; // the board shows the past
     this.actions.pop();
     this.settle(false);
     this.show(byKey ? "after-move" : null);
   };
 
   Play.prototype.submit = function () {
-    if (this.busy || !this.complete()) return;
+    if (this.busy || !this.complete() || replaying()) return;
     var self = this;
     this.busy = true;
     this.render();

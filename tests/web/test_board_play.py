@@ -73,6 +73,10 @@ def test_a_player_moves_checkers_by_clicking_undoes_and_submits(
     assert page.locator(".die.used").count() == 1
     assert page.locator("[data-pip=w]").inner_text() == "162"
     page.screenshot(path=str(artifacts / "board-play-one-step.png"))
+    page.click("[data-replay-step=first]")  # the replay shows the past...
+    assert checkers(page, "w", "13") == 5 and checkers(page, "w", "8") == 3
+    page.click("[data-replay-step=last]")  # ...and gives the board in play back
+    assert checkers(page, "w", "8") == 4 and page.locator(".die.used").count() == 1
 
     page.click("[data-action=undo]")
     assert checkers(page, "w", "8") == 3 and page.locator(".die.used").count() == 0
