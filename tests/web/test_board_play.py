@@ -13,7 +13,7 @@ from games.board_svg import board_geometry, board_pieces
 from games.models import Game, Match, Turn
 from tests.engine.notation import case_position
 from tests.games.factories import MatchFactory
-from tests.web.helpers import TIMEOUT, Console, log_in
+from tests.web.helpers import TIMEOUT, Console, log_in, logged_in, match_url
 from tests.web.positions import TABLA_BAR_AND_OFF, TAPA_PINS, game_with_position
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,6 +52,18 @@ def checkers(page: Any, colour: str, where: str) -> int:
 def played(game: Game) -> list[str]:
     """The moves of the game's last turn."""
     return Turn.objects.filter(game=game).latest("ply").moves
+
+
+def test_only_the_player_to_move_gets_the_board_in_play(alice, bob, client):
+    game = playable(alice, bob, "tabla", case_position(TABLA_START), [6, 5])
+    mine = logged_in(alice).get(match_url(game.match)).context["board_play"]
+    assert mine["key"] == f"{game.pk}:10" and len(mine["graph"]["states"]) == 13
+    assert mine["graph"]["dice"] == [6, 5] and mine["ends_game"] == [False] * 7
+    assert logged_in(bob).get(match_url(game.match)).context["board_play"] is None
+    assert client.get(match_url(game.match)).context["board_play"] is None
+    game.dice = None  # a roll is due: nothing to move
+    game.save()
+    assert logged_in(alice).get(match_url(game.match)).context["board_play"] is None
 
 
 def test_a_player_moves_checkers_by_clicking_undoes_and_submits(
