@@ -424,6 +424,7 @@
     if (only.length === 1) { // a forced play: nothing to choose, so it goes without asking (D47)
       play.actions.push({ steps: play.graph.pathTo(0, Number(only[0])), auto: true });
       play.settle(false);
+      kept = { key: null, actions: [] }; // a refresh before it is sent finds it forced again
       play.render();
       notice = fill(play.labels.forced, { moves: play.moves().join(" ") || play.labels.pass });
       var forced = play;
