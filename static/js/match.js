@@ -106,11 +106,28 @@
 
   // --- live updates ------------------------------------------------------------------------
 
+  // What the player had open or chosen in the list of legal plays survives a refresh.
+  function listState() {
+    var list = root.querySelector(".play-list");
+    var chosen = root.querySelector('#play-form input[name="moves"]:checked');
+    return { open: Boolean(list && list.open), chosen: chosen ? chosen.value : null };
+  }
+
+  function restoreList(state) {
+    var list = root.querySelector(".play-list");
+    if (list && state.open) list.open = true;
+    root.querySelectorAll('#play-form input[name="moves"]').forEach(function (input) {
+      if (input.value === state.chosen) input.checked = true;
+    });
+  }
+
   function refresh() {
     return fetch(root.dataset.liveUrl, { credentials: "same-origin" })
       .then(function (response) { return response.text(); })
       .then(function (html) {
+        var list = listState();
         root.innerHTML = html;
+        restoreList(list);
         setupReplay();
         root.dispatchEvent(new CustomEvent("tabla:updated", { bubbles: true }));
       });

@@ -373,3 +373,23 @@ def test_the_board_draws_and_takes_moves_in_macedonian(live_server, new_page, al
     assert checkers(page, "w", "8") == 1 and page.locator(".die.used").count() == 1
     assert page.locator("[data-pip-line]").inner_text().startswith("Преостанат пат")
     assert console.errors == []
+
+
+def test_the_list_of_legal_plays_keeps_its_choice_across_a_live_refresh(
+    live_server, new_page, online_match
+):
+    game = online_match.games.get()
+    page, console = new_page()
+    log_in(page, live_server.url, game.white.user.username, f"/matches/{online_match.pk}/")
+    page.click("[data-action=roll]")
+    page.wait_for_selector("[data-board-play]")
+    page.click(".play-list summary")
+    page.locator("#play-form input[name=moves]").nth(1).check()
+    chosen = page.locator("#play-form input[name=moves]").nth(1).get_attribute("value")
+    page.evaluate("document.querySelector('[data-turn-line]').dataset.old = 'yes'")
+
+    # The roll changed the state the page last polled: the next poll fetches the page again.
+    page.wait_for_function("() => !document.querySelector('[data-turn-line]').dataset.old")
+    assert page.locator(".play-list").evaluate("list => list.open")
+    assert page.locator("#play-form input[name=moves]:checked").get_attribute("value") == chosen
+    assert console.errors == []
