@@ -389,6 +389,24 @@
     });
   };
 
+  // After a live refresh of the same decision: the checker picked up stays picked up, and the
+  // keyboard focus goes back to the same place (``focus``: what had it before the refresh).
+  Play.prototype.resume = function (before, focus) {
+    var sources = this.graph.sources(this.state());
+    if (before.selected !== null && sources.indexOf(before.selected) !== -1) {
+      this.selected = before.selected;
+      this.autoPicked = before.autoPicked;
+    }
+    this.render();
+    var target = null;
+    if (focus && focus.target) {
+      target = this.layer.querySelector('[data-target="' + focus.target + '"]' + (focus.marker ? ".destination" : ":not(.destination)"));
+    } else if (focus && focus.action) {
+      target = this.panel.querySelector('[data-action="' + focus.action + '"]');
+    }
+    if (target) target.focus({ preventScroll: true });
+  };
+
   // Draw, then put the keyboard focus where the next key press belongs.
   Play.prototype.show = function (focus) {
     this.render();
@@ -406,18 +424,20 @@
 
   // --- wiring ------------------------------------------------------------------------------
 
-  function setup() {
+  function setup(event) {
     var data = readJSON("board-play-data");
     var shown = root.querySelector("[data-play-notice]");
     if (shown && notice) { shown.textContent = notice; shown.hidden = false; }
     notice = "";
+    var before = play;
     play = null;
     if (!data || !root.querySelector("[data-board-play]") || !root.querySelector("svg.board")) return;
     play = new Play(data);
-    if (kept.key === data.key) {
+    if (kept.key === data.key) { // the same decision, fetched again: the board stays as it was
       play.actions = kept.actions.slice();
       play.settle(false);
-      play.render();
+      if (before && before.data.key === data.key) play.resume(before, event && event.detail);
+      else play.render();
       return;
     }
     var only = Object.keys(play.graph.reachable(0));

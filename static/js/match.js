@@ -121,15 +121,27 @@
     });
   }
 
+  // What had the keyboard focus inside the page's live part, for board_play.js to give back.
+  function focusState() {
+    var active = document.activeElement;
+    if (!active || !root.contains(active) || !active.dataset) return null;
+    return {
+      target: active.dataset.target || null,
+      marker: active.classList.contains("destination"),
+      action: active.dataset.action || null
+    };
+  }
+
   function refresh() {
     return fetch(root.dataset.liveUrl, { credentials: "same-origin" })
       .then(function (response) { return response.text(); })
       .then(function (html) {
         var list = listState();
+        var focus = focusState();
         root.innerHTML = html;
         restoreList(list);
         setupReplay();
-        root.dispatchEvent(new CustomEvent("tabla:updated", { bubbles: true }));
+        root.dispatchEvent(new CustomEvent("tabla:updated", { bubbles: true, detail: focus }));
       });
   }
 

@@ -393,3 +393,23 @@ def test_the_list_of_legal_plays_keeps_its_choice_across_a_live_refresh(
     assert page.locator(".play-list").evaluate("list => list.open")
     assert page.locator("#play-form input[name=moves]:checked").get_attribute("value") == chosen
     assert console.errors == []
+
+
+def test_a_picked_up_checker_and_the_focus_survive_a_live_refresh(
+    live_server, new_page, online_match
+):
+    game = online_match.games.get()
+    page, console = new_page()
+    log_in(page, live_server.url, game.white.user.username, f"/matches/{online_match.pk}/")
+    page.click("[data-action=roll]")
+    page.wait_for_selector("[data-board-play]")
+    page.locator("[data-board-input] .hit.source").first.focus()
+    page.keyboard.press("Enter")
+    shown = destinations(page)
+    assert shown and page.evaluate("document.activeElement.classList.contains('destination')")
+    page.evaluate("document.querySelector('[data-turn-line]').dataset.old = 'yes'")
+
+    page.wait_for_function("() => !document.querySelector('[data-turn-line]').dataset.old")
+    assert destinations(page) == shown
+    assert page.evaluate("document.activeElement.classList.contains('destination')")
+    assert console.errors == []
