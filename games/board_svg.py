@@ -107,6 +107,33 @@ def board_frame(variant: str) -> dict[str, Any]:
     }
 
 
+def board_geometry() -> dict[str, Any]:
+    """The numbers static/js/board.js needs to lay out a position as ``board_pieces`` does (the
+    board on which a player moves checkers draws every step in the browser): one source for
+    both, and a browser test compares the two layouts."""
+    return {
+        "radius": RADIUS,
+        "top": TOP,
+        "bottom": BOTTOM,
+        "middle": MIDDLE,
+        "stack_length": STACK_LENGTH,
+        "segment_visible": SEGMENT_VISIBLE,
+        "point_width": POINT_WIDTH,
+        "bar_centre": BAR_CENTRE,
+        "bar_width": BAR_WIDTH,
+        "tray_left": TRAY_LEFT,
+        "tray_width": TRAY_WIDTH,
+        "width": WIDTH,
+        "die_size": DIE_SIZE,
+        "pips": PIPS,
+        "columns": {point: column_centre(point_column(point)[0]) for point in range(1, 25)},
+        "dice_centre": {
+            colour: column_centre(9 if colour == "w" else 3) - POINT_WIDTH // 2
+            for colour in ("w", "b")
+        },
+    }
+
+
 def board_pieces(
     position: dict[str, Any], dice: Sequence[int] | None = None
 ) -> list[dict[str, Any]]:
@@ -127,7 +154,8 @@ def board_pieces(
 
 
 def _stack(point: int, stack: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
-    """A point's stack, bottom to top: a colour under another colour is pinned (tapa)."""
+    """A point's stack, bottom to top: a colour under another colour is pinned (tapa). The
+    pinner half covers the pinned checker, which shows it lying under it."""
     column, top = point_column(point)
     x = column_centre(column)
     shown = [(str(colour), int(count), min(int(count), SEGMENT_VISIBLE)) for colour, count in stack]
@@ -137,14 +165,14 @@ def _stack(point: int, stack: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
     step = 2 * RADIUS if total <= 5 else (STACK_LENGTH - 2 * RADIUS) / (total - 1)
     direction, edge = (1, TOP) if top else (-1, BOTTOM)
     pieces = []
-    slot = 0
+    offset = 0.0
     for segment, (colour, count, visible) in enumerate(shown):
         pinned = segment < len(shown) - 1
         for i in range(visible):
             label = str(count) if i == visible - 1 and count > visible else ""
-            y = edge + direction * (RADIUS + slot * step)
+            y = edge + direction * (RADIUS + offset)
             pieces.append(_checker(x, y, colour, label, pinned, point))
-            slot += 1
+            offset += step / 2 if pinned else step
     return pieces
 
 

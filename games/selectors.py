@@ -20,10 +20,12 @@ from games.engine import (
     Options,
     Outcome,
     Position,
+    StepGraph,
     legal_plays,
     opponent,
     record_game,
     start_position,
+    step_graph,
 )
 from games.engine.cube import may_double as engine_may_double
 from games.engine.cube import points_before_cube
@@ -307,6 +309,18 @@ def game_legal_plays(game: Game) -> list[Outcome]:
     if game.dice is None:
         return []
     return legal_plays_for(game.variant, position, game.dice, match_options(game.match))
+
+
+def game_step_graph(game: Game) -> StepGraph | None:
+    """The legal plays of the player to move a step at a time (the board of the match page), or
+    None when no play is due (a roll, a double to answer, the game over)."""
+    if game.is_over or game.cube_offered_by:
+        return None
+    position = game_position(game)
+    if not position.pending and game.dice is None:
+        return None
+    dice = None if position.pending else game.dice
+    return step_graph(game.variant, position, dice, match_options(game.match))
 
 
 def legal_plays_for(

@@ -16,9 +16,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_safe
 
 from games import clock, selectors, web_selectors
-from games.board_svg import board_cube, board_frame, board_pieces
+from games.board_svg import board_cube, board_frame, board_geometry, board_pieces
 from games.charts import line_chart
-from games.engine import Cube, opponent, start_position
+from games.engine import (
+    Cube,
+    Outcome,
+    StepGraph,
+    find_variant,
+    opponent,
+    pip_counts,
+    start_position,
+)
 from games.models import Game, Match, ResultReport, Turn
 from games.selectors import User
 from games.services import clock as clock_services
@@ -176,12 +184,15 @@ def _game_context(game: Game, you: Player | None) -> dict[str, Any]:
     )
     roll_due = selectors.is_roll_due(game)
     plays = selectors.game_legal_plays(game) if can_play and not roll_due else []
+    graph = selectors.game_step_graph(game) if plays else None
     cube_on = selectors.match_options(game.match).cube_applies_to(game.variant)
     return {
         # A result reported over the board without its moves: there is no position to draw.
         "unrecorded": game.ended_by == Game.EndedBy.REPORT and not turns,
         "frame": board_frame(game.variant),
         "pieces": board_pieces(game.position, game.dice),
+        "pips": _pips(game.variant, game.position),
+        "board_play": _board_play(game, graph, plays) if graph is not None else None,
         "to_move": to_move,
         "turn_colour": (
             opponent(game.cube_offered_by) if game.cube_offered_by else game.position.get("turn")
@@ -210,6 +221,45 @@ def _game_context(game: Game, you: Player | None) -> dict[str, Any]:
             "double_url": reverse("games:cube-double", kwargs={"pk": game.pk}),
             "take_url": reverse("games:cube-take", kwargs={"pk": game.pk}),
             "drop_url": reverse("games:cube-drop", kwargs={"pk": game.pk}),
+        },
+    }
+
+
+def _pips(variant: str, position: dict[str, Any]) -> dict[str, int]:
+    bar = position.get("bar", {})
+    white, black = pip_counts(
+        find_variant(variant), position["points"], (bar.get("w", 0), bar.get("b", 0))
+    )
+    return {"w": white, "b": black}
+
+
+def _board_play(game: Game, graph: StepGraph, plays: list[Outcome]) -> dict[str, Any]:
+    """What static/js/board_play.js needs to let the player to move play on the board: the
+    engine's step graph (every legal step from every state on the way to a legal play), the
+    layout numbers of board_svg, and the words it shows (docs/decisions.md D45-D47)."""
+    return {
+        "key": f"{game.pk}:{game.ply}",
+        "graph": graph.to_json(),
+        "ends_game": [outcome.ends_game for outcome in plays],  # by the graph's play numbers
+        "geometry": board_geometry(),
+        "labels": {
+            "pick": _("Click or tap a checker that may move."),
+            "drop": _("Now click or tap where it goes (the lit points), or another checker."),
+            "stuck": _("That checker cannot move now. Click or tap one that may."),
+            "complete": _("Your play: %(moves)s. Submit it, or undo."),
+            "ends": _("This play ends the game."),
+            "completed": _(
+                "Only one way on was left, and it is on the board. Your play: %(moves)s. "
+                "Submit it, or undo."
+            ),
+            "forced": _("Your only legal play, %(moves)s, was played for you."),
+            "checker": _("Checker on your %(point)s-point: pick it up"),
+            "bar_checker": _("Checker on the bar: pick it up"),
+            "picked": _("Checker on your %(point)s-point, picked up: put it back"),
+            "destination": _("Move it to your %(point)s-point"),
+            "bear_off": _("Bear it off"),
+            "off": _("off"),
+            "pass": _("no move"),
         },
     }
 
@@ -289,7 +339,13 @@ def _replay(game: Game, turns: list[Turn], cube_on: bool) -> list[dict[str, Any]
     start = start_position(game.variant, "w").to_json()
     cube = board_cube(1) if cube_on else None
     frames = [
-        {"ply": 0, "pieces": board_pieces(start), "cube": cube, "caption": _("Start of the game")}
+        {
+            "ply": 0,
+            "pieces": board_pieces(start),
+            "cube": cube,
+            "caption": _("Start of the game"),
+            "pips": _pips(game.variant, start),
+        }
     ]
     for turn, after in zip(turns, _cube_steps(game, turns), strict=True):
         row = _log_row(game, turn, after)
@@ -305,7 +361,15 @@ def _replay(game: Game, turns: list[Turn], cube_on: bool) -> list[dict[str, Any]
         pieces = board_pieces(turn.position_after, turn.dice)
         if cube_on:
             cube = board_cube(after.value, after.owner, offered=bool(after.offered_by))
-        frames.append({"ply": turn.ply, "pieces": pieces, "cube": cube, "caption": caption})
+        frames.append(
+            {
+                "ply": turn.ply,
+                "pieces": pieces,
+                "cube": cube,
+                "caption": caption,
+                "pips": _pips(game.variant, turn.position_after),
+            }
+        )
     return frames
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -13,6 +14,8 @@ from rest_framework import serializers
 
 from common.api.serializers import JSONObjectField, StrictSerializer
 from games import clock, selectors
+from games.engine import Outcome
+from games.engine.encode import outcomes_json
 from games.engine.options import MAX_MATCH_LENGTH
 from games.models import Game, Match, ResultReport, Turn
 from players.models import Player
@@ -291,9 +294,65 @@ def clock_to_json(match: Match) -> dict[str, Any]:
 
 
 class LegalPlaySerializer(serializers.Serializer):
-    moves = serializers.ListField(child=serializers.CharField())
-    notation = serializers.CharField()
+    """One legal play: the same object in a game's answer and in an illegal play's 400."""
+
+    moves = serializers.ListField(
+        child=serializers.CharField(), help_text="in the mover's numbering"
+    )
+    notation = serializers.CharField(help_text='the moves as one text: "24/18 18/13"')
     ends_game = serializers.BooleanField()
+    position = JSONObjectField(
+        allow_null=True,
+        help_text="the POSITION the play leads to (docs/rules.md Appendix A: white numbering, "
+        "the turn passed or, in Gjul Bara, the dice still owed); null unless the request asked "
+        "for positions with ?positions=1",
+    )
+
+
+class IllegalPlaySerializer(serializers.Serializer):
+    """The 400 answer to a play the engine refuses: why, and what would have been legal. All
+    three fields are there when the engine refused the play; a body that is not a play at all
+    is answered as every 400 is (its bad fields named, or a ``detail``), hence none is required
+    in the schema."""
+
+    detail = serializers.CharField(required=False, help_text="the engine's reason")
+    step = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="the index of the refused step in the moves (0: the first); null when no "
+        "single step is wrong (the play is too short, or it must use the larger die)",
+    )
+    legal_plays = LegalPlaySerializer(
+        many=True, required=False, help_text="the legal plays, as in the game's answer"
+    )
+
+
+def legal_plays_json(outcomes: Sequence[Outcome], *, positions: bool) -> list[dict[str, Any]]:
+    """The legal plays as ``LegalPlaySerializer`` objects. Decision (docs/decisions.md D46): the
+    positions only when asked, written by the engine's encoder; on the play path they would cost
+    a tenth of each answer's time."""
+    if not positions:
+        listed = []
+        for outcome in outcomes:
+            moves = outcome.move_texts()  # no position is built for a listed play
+            listed.append(
+                {
+                    "moves": moves,
+                    "notation": " ".join(moves),
+                    "ends_game": outcome.ends_game,
+                    "position": None,
+                }
+            )
+        return listed
+    return [
+        {
+            "moves": play["moves"],
+            "notation": " ".join(play["moves"]),
+            "ends_game": "result" in play,
+            "position": play["position"],
+        }
+        for play in outcomes_json(outcomes)
+    ]
 
 
 class GameSummarySerializer(serializers.ModelSerializer):
@@ -392,15 +451,12 @@ class GameDetailSerializer(GameSummarySerializer):
     def get_roll_due(self, game: Game) -> bool:
         return selectors.is_roll_due(game)
 
+    # context["positions"]: the request asked for each legal play's position (?positions=1)
+
     @extend_schema_field(LegalPlaySerializer(many=True))
     def get_legal_plays(self, game: Game) -> list[dict[str, Any]]:
-        listed = []
-        for outcome in selectors.game_legal_plays(game):
-            moves = outcome.move_texts()  # no position is built for a listed play
-            listed.append(
-                {"moves": moves, "notation": " ".join(moves), "ends_game": outcome.ends_game}
-            )
-        return listed
+        positions = bool(self.context.get("positions"))
+        return legal_plays_json(selectors.game_legal_plays(game), positions=positions)
 
     @extend_schema_field(CubeStateSerializer)
     def get_cube(self, game: Game) -> dict[str, Any]:
@@ -423,11 +479,11 @@ class GameDetailSerializer(GameSummarySerializer):
     def get_turns(self, game: Game) -> list[dict[str, Any]]:
         return TurnSerializer(selectors.game_turns(game), many=True).data
 
-    @extend_schema_field(OpenApiTypes.STR)
+    @extend_schema_field(serializers.CharField(allow_null=True))
     def get_seed(self, game: Game) -> str | None:
         return game.seed if game.seed_revealed else None
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_next_game(self, game: Game) -> int | None:
         if not game.is_over:  # the next game starts when this one ends
             return None

@@ -10,7 +10,7 @@ from auditlog.context import set_actor
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
@@ -81,13 +81,27 @@ def game_write(service: Callable[..., PlayResult], request: Request, pk: int, **
         raise Http404 from None
 
 
-def game_response(game: Game, code: int = status.HTTP_200_OK) -> Response:
-    return Response(s.GameDetailSerializer(game).data, status=code)
+POSITIONS = OpenApiParameter(
+    "positions",
+    OpenApiTypes.BOOL,
+    description="1: every legal play carries the position it leads to (`position`, else null)",
+)
 
 
-def game_change_response(result: PlayResult) -> Response:
+def wants_positions(request: Request) -> bool:
+    """``?positions=1`` (or true): list each legal play with the position it leads to."""
+    return request.query_params.get("positions", "").lower() in ("1", "true")
+
+
+def game_response(request: Request, game: Game) -> Response:
+    context = {"positions": wants_positions(request)}
+    return Response(s.GameDetailSerializer(game, context=context).data)
+
+
+def game_change_response(request: Request, result: PlayResult) -> Response:
     """The game after a write, with only the turns the write appended."""
-    return Response(s.GameChangeSerializer(result.game, context={"turns": result.turns}).data)
+    context = {"turns": result.turns, "positions": wants_positions(request)}
+    return Response(s.GameChangeSerializer(result.game, context=context).data)
 
 
 # --- matches ----------------------------------------------------------------------------------
@@ -223,25 +237,33 @@ class MatchImportView(WriteView):
 
 
 class GameDetailView(APIView):
-    @extend_schema(responses={200: s.GameDetailSerializer, **errors(404)})
+    @extend_schema(parameters=[POSITIONS], responses={200: s.GameDetailSerializer, **errors(404)})
     def get(self, request: Request, pk: int) -> Response:
-        return game_response(game_read(request, pk))
+        return game_response(request, game_read(request, pk))
 
 
 class DiceRollView(WriteView):
     @extend_schema(
-        request=None, responses={200: s.GameChangeSerializer, **errors(401, 403, 404, 409)}
+        request=None,
+        parameters=[POSITIONS],
+        responses={200: s.GameChangeSerializer, **errors(401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
-        return game_change_response(game_write(services.dice_roll, request, pk))
+        return game_change_response(request, game_write(services.dice_roll, request, pk))
 
 
 class PlaySubmitView(WriteView):
     @extend_schema(
         request=s.PlaySubmitSerializer,
+        parameters=[POSITIONS],
         responses={
             200: s.GameChangeSerializer,
-            **errors(400, 401, 403, 404, 409),
+            400: OpenApiResponse(
+                s.IllegalPlaySerializer,
+                description="the engine refused the play (the legal plays as in a game's "
+                "answer), or the body is invalid (the bad fields named, as in every 400)",
+            ),
+            **errors(401, 403, 404, 409),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -250,25 +272,28 @@ class PlaySubmitView(WriteView):
             played = game_write(services.play_submit, request, pk, **data)
         except EngineError as error:  # the service wrote nothing: its transaction rolled back
             game = visible_game(request, pk)
-            legal = [outcome.move_texts() for outcome in selectors.game_legal_plays(game)]
+            legal = s.legal_plays_json(
+                selectors.game_legal_plays(game), positions=wants_positions(request)
+            )
             body = {
                 "detail": str(error),
                 "step": getattr(error, "step", None),
                 "legal_plays": legal,
             }
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
-        return game_change_response(played)
+        return game_change_response(request, played)
 
 
 class GameResignView(WriteView):
     @extend_schema(
         request=s.ResignSerializer,
+        parameters=[POSITIONS],
         responses={200: s.GameChangeSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
         data = game_write_data(s.ResignSerializer, request, pk)
         return game_change_response(
-            game_write(services.game_resign, request, pk, kind=data["kind"])
+            request, game_write(services.game_resign, request, pk, kind=data["kind"])
         )
 
 
@@ -279,12 +304,13 @@ class CubeActionView(WriteView):
 
     @extend_schema(
         request=s.CubeActionSerializer,
+        parameters=[POSITIONS],
         responses={200: s.GameChangeSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
         data = game_write_data(s.CubeActionSerializer, request, pk)
         changed = game_write(type(self).service, request, pk, ply=data.get("ply"))
-        return game_change_response(changed)
+        return game_change_response(request, changed)
 
 
 class CubeDoubleView(CubeActionView):

@@ -38,6 +38,7 @@ from .options import DEFAULT_OPTIONS, PRESETS, VARIANT_NAMES, Options
 from .position import BLACK, WHITE, Position, opponent
 from .query import answer_query
 from .results import GameResult, resignation_result
+from .step_graph import StepGraph, pip_counts, step_graph
 from .validation import validate_position
 from .variants import VARIANTS, Variant, find_variant, start_position
 from .verify import check_play
@@ -67,6 +68,7 @@ __all__ = [
     "Outcome",
     "Play",
     "Position",
+    "StepGraph",
     "UnknownVariantError",
     "Variant",
     "answer_query",
@@ -79,9 +81,11 @@ __all__ = [
     "next_game",
     "opening_roll",
     "opponent",
+    "pip_counts",
     "record_game",
     "resignation_result",
     "stage_for",
     "start_position",
+    "step_graph",
     "validate_position",
 ]

@@ -38,7 +38,7 @@ from operator import itemgetter
 from typing import Any
 
 from .board import OPP_BAR, OWN_BAR, OWN_OFF, Node, _stacks, _white_order
-from .generate import _TEXTS, Decision, _after_stage
+from .generate import _TEXTS, Decision, Outcome, _after_stage
 from .position import WHITE, Colour
 from .results import result_for
 from .variants import Variant
@@ -118,6 +118,22 @@ def plays_text(decision: Decision) -> str:
             entry += ',"result":' + _result_text(decision, node, end, their_off)
         entries.append(entry + "}")
     return '{"plays":[' + ",".join(entries) + "]}"
+
+
+def outcomes_json(outcomes: Sequence[Outcome]) -> list[dict[str, Any]]:
+    """``[outcome.to_json() for outcome in outcomes]``, fast when ``outcomes`` are the legal plays
+    of one decision in the order ``legal_plays`` gives them (a web answer listing them with their
+    positions): ``plays_text`` writes them and the json module's C parser reads them back, about
+    five times faster than building each Position. Any other list takes the reference path.
+    """
+    if not outcomes:
+        return []
+    decision = outcomes[0]._decision
+    nodes = [outcome._node for outcome in outcomes]
+    if nodes != list(decision.paths) or any(o._decision is not decision for o in outcomes):
+        return [outcome.to_json() for outcome in outcomes]
+    plays: list[dict[str, Any]] = json.loads(plays_text(decision))["plays"]
+    return plays
 
 
 def _turn_and_pending(decision: Decision, steps: int, ends: bool) -> tuple[str, str]:

@@ -1,6 +1,7 @@
 // Match page: replay through the turn log, live updates by polling the state endpoint with
-// If-None-Match, and playing through the REST API (session cookie + CSRF header): roll, play,
-// and the doubling cube's double, take and drop; starting a scheduled match.
+// If-None-Match, and playing through the REST API (session cookie + CSRF header): roll, play
+// (on the board with board_play.js, or from the list of legal plays), and the doubling cube's
+// double, take and drop; starting a scheduled match.
 (function () {
   "use strict";
   var root = document.getElementById("match-live");
@@ -39,8 +40,15 @@
       caption: root.querySelector("[data-replay-caption]"),
       live: group.innerHTML,
       liveCaption: root.querySelector("[data-replay-caption]").textContent,
+      livePips: livePips(),
       index: frames.length
     };
+  }
+
+  function livePips() {
+    var pips = {};
+    root.querySelectorAll("[data-pip]").forEach(function (node) { pips[node.dataset.pip] = node.textContent; });
+    return pips;
   }
 
   function showFrame(index) {
@@ -48,16 +56,26 @@
     index = Math.max(0, Math.min(replay.frames.length, index));
     replay.index = index;
     replay.range.value = index;
-    if (index === replay.frames.length) {
+    var live = index === replay.frames.length;
+    root.classList.toggle("replaying", !live);
+    if (live) {
       replay.group.innerHTML = replay.live;
       if (replay.cube) replay.cube.innerHTML = replay.liveCube;
       replay.caption.textContent = replay.liveCaption;
+      showPips(replay.livePips);
+      root.dispatchEvent(new CustomEvent("tabla:live")); // the board in play draws itself again
     } else {
       window.TablaBoard.draw(replay.group, replay.frames[index].pieces);
       if (replay.cube) drawCube(replay.cube, replay.frames[index].cube, replay.crawford);
       replay.caption.textContent = replay.frames[index].caption;
+      showPips(replay.frames[index].pips);
     }
-    root.classList.toggle("replaying", index !== replay.frames.length);
+  }
+
+  function showPips(pips) {
+    root.querySelectorAll("[data-pip]").forEach(function (node) {
+      if (pips) node.textContent = pips[node.dataset.pip];
+    });
   }
 
   // The doubling cube as it stood at a replayed turn (games/board_svg.py board_cube).
@@ -88,13 +106,42 @@
 
   // --- live updates ------------------------------------------------------------------------
 
+  // What the player had open or chosen in the list of legal plays survives a refresh.
+  function listState() {
+    var list = root.querySelector(".play-list");
+    var chosen = root.querySelector('#play-form input[name="moves"]:checked');
+    return { open: Boolean(list && list.open), chosen: chosen ? chosen.value : null };
+  }
+
+  function restoreList(state) {
+    var list = root.querySelector(".play-list");
+    if (list && state.open) list.open = true;
+    root.querySelectorAll('#play-form input[name="moves"]').forEach(function (input) {
+      if (input.value === state.chosen) input.checked = true;
+    });
+  }
+
+  // What had the keyboard focus inside the page's live part, for board_play.js to give back.
+  function focusState() {
+    var active = document.activeElement;
+    if (!active || !root.contains(active) || !active.dataset) return null;
+    return {
+      target: active.dataset.target || null,
+      marker: active.classList.contains("destination"),
+      action: active.dataset.action || null
+    };
+  }
+
   function refresh() {
     return fetch(root.dataset.liveUrl, { credentials: "same-origin" })
       .then(function (response) { return response.text(); })
       .then(function (html) {
+        var list = listState();
+        var focus = focusState();
         root.innerHTML = html;
+        restoreList(list);
         setupReplay();
-        root.dispatchEvent(new CustomEvent("tabla:updated", { bubbles: true }));
+        root.dispatchEvent(new CustomEvent("tabla:updated", { bubbles: true, detail: focus }));
       });
   }
 
@@ -224,5 +271,14 @@
   });
 
   setupReplay();
+  if (window.TablaBoardPlay) {
+    window.TablaBoardPlay.attach(root, {
+      submit: function (moves) {
+        var client = readJSON("client-data");
+        return act(post(client.plays_url, { ply: client.ply, moves: moves }), "[data-play-error]");
+      },
+      isReplaying: isReplaying
+    });
+  }
   schedule();
 })();

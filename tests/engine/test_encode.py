@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.engine import Position, legal_plays
 from games.engine.board import _white_order
-from games.engine.encode import _board_reader
+from games.engine.encode import _board_reader, outcomes_json
 from games.engine.query import answer_line, answer_text
 from games.engine.variants import VARIANTS as ENGINE_VARIANTS
 from tests.engine.strategies import (
@@ -117,3 +118,14 @@ def test_board_reader_reads_the_points_in_white_order(name: str, colour: str) ->
     node = bytes(range(100, 129))
     expected = [node[q] for q in _white_order(variant, colour)]
     assert list(_board_reader(variant, colour)(node)) == expected
+
+
+@ENGINE_SETTINGS
+@given(decisions())
+def test_outcomes_json_is_each_outcomes_to_json(decision: Any) -> None:
+    query = decision.query
+    position = Position.from_json(query["position"])
+    outcomes = legal_plays(query["variant"], position, query.get("dice"))
+    assert outcomes_json(outcomes) == [outcome.to_json() for outcome in outcomes]
+    some = outcomes[::-2]  # not the decision's own list: the reference path
+    assert outcomes_json(some) == [outcome.to_json() for outcome in some]

@@ -110,7 +110,53 @@ def test_illegal_play_is_400_with_the_engines_reason_and_the_legal_plays(game, c
     assert response.status_code == 400
     error = response.json()
     assert "illegal" in error["detail"] or "die" in error["detail"]
-    assert error["legal_plays"] == [play["moves"] for play in body["legal_plays"]]
+    assert error["step"] in (0, 1)
+    assert error["legal_plays"] == body["legal_plays"]  # the same objects as a game's answer
+    assert set(error["legal_plays"][0]) == {"moves", "notation", "ends_game", "position"}
+
+
+def test_each_legal_play_carries_its_position_when_asked(game, client_for):
+    rolled(game, client_for)
+    plain = APIClient().get(game_url("game-detail", game.pk)).json()["legal_plays"]
+    body = APIClient().get(game_url("game-detail", game.pk) + "?positions=1").json()
+
+    game.refresh_from_db()
+    outcomes = selectors.game_legal_plays(game)
+    assert [play["moves"] for play in body["legal_plays"]] == [o.move_texts() for o in outcomes]
+    assert [play["position"] for play in body["legal_plays"]] == [
+        o.position.to_json() for o in outcomes
+    ]
+    assert all(play["position"]["turn"] == "b" for play in body["legal_plays"])
+    assert [play["position"] for play in plain] == [None] * len(plain)
+    assert [dict(play, position=None) for play in body["legal_plays"]] == plain
+
+
+def test_a_played_position_is_the_games_next_position(game, client_for):
+    body = client_for(game.white).post(game_url("dice-roll", game.pk) + "?positions=true").json()
+    choice = body["legal_plays"][-1]
+
+    response = client_for(game.white).post(
+        game_url("play-submit", game.pk),
+        {"ply": body["ply"], "moves": choice["moves"]},
+        format="json",
+    )
+
+    assert response.status_code == 200
+    assert response.json()["position"] == choice["position"]
+
+
+def test_an_illegal_plays_400_lists_the_plays_with_positions_when_asked(game, client_for):
+    body = rolled(game, client_for)
+    url = game_url("play-submit", game.pk) + "?positions=1"
+
+    response = client_for(game.white).post(
+        url, {"ply": body["ply"], "moves": "24/23 1/off"}, format="json"
+    )
+
+    assert response.status_code == 400
+    asked = APIClient().get(game_url("game-detail", game.pk) + "?positions=1").json()
+    assert response.json()["legal_plays"] == asked["legal_plays"]
+    assert all(play["position"]["points"] for play in response.json()["legal_plays"])
 
 
 def test_bad_notation_is_400_with_the_legal_plays(game, client_for):

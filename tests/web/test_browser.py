@@ -28,8 +28,9 @@ def test_player_plays_a_move_and_a_spectator_sees_it_without_reload(
 
     if player.locator("[data-action=roll]").count():
         player.click("[data-action=roll]")
-    player.wait_for_selector("#play-form")
+    player.wait_for_selector("[data-board-play]")
     assert player.locator(".board .die").count() >= 2
+    player.click(".play-list summary")  # the list of legal plays, beside the board
     first = player.locator("#play-form input[name=moves]").first
     played = first.get_attribute("value")
     first.check()
