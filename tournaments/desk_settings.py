@@ -106,6 +106,18 @@ SECTIONS: list[tuple[Any, list[Field]]] = [
                 _("round 2 opens with the second game of the cycle, round 3 with the third…"),
             ),
             Field("rated", _("Rated"), "bool", _("the matches count for the players' ratings")),
+            Field(
+                "clock",
+                _("Clock"),
+                "select",
+                _("online matches: a time bank per player and a free delay per turn"),
+            ),
+            Field(
+                "claim_after_hours",
+                _("Claim after (hours)"),
+                "int",
+                _("without a clock: the waiting player may claim a match after this long"),
+            ),
         ],
     ),
     (
@@ -217,6 +229,11 @@ CHOICES: dict[str, list[tuple[str, Any]]] = {
     "match_mode": [
         (Tournament.MatchMode.OVER_THE_BOARD, _("Over the board")),
         (Tournament.MatchMode.ONLINE, _("Online, on this site")),
+    ],
+    "clock": [
+        ("{}", _("No clock")),
+        (json.dumps({"preset": "standard"}), _("2 minutes a point + 12 s a turn")),
+        (json.dumps({"preset": "relaxed"}), _("3 minutes a point + 15 s a turn")),
     ],
     "seed_method": [
         (Tournament.SeedMethod.RATING, _("By rating")),
@@ -333,9 +350,27 @@ def _choices(name: str, value: Any) -> list[dict[str, Any]]:
             *((str(pk), n) for pk, n in Club.objects.values_list("pk", "name")),
         ]
         chosen = "" if value is None else str(value)
+    elif name == "clock":
+        pairs, chosen = _clock_choices(value or {})
     else:
         pairs, chosen = CHOICES[name], value
     return [{"value": v, "label": label, "selected": v == chosen} for v, label in pairs]
+
+
+def _clock_choices(clock: dict[str, Any]) -> tuple[list[tuple[str, Any]], str]:
+    """The clock presets by name (games/clock.py); a clock set through the API that is no
+    preset is a first choice of its own, kept as it is."""
+    pairs = list(CHOICES["clock"])
+    if not clock:
+        return pairs, "{}"
+    if set(clock) - {"per_point_seconds", "delay_seconds"} == {"preset"}:
+        return pairs, json.dumps({"preset": clock["preset"]})
+    custom = json.dumps(clock)
+    label = _("As set: %(per_point)s s a point + %(delay)s s a turn") % {
+        "per_point": clock.get("per_point_seconds"),
+        "delay": clock.get("delay_seconds"),
+    }
+    return [(custom, label), *pairs], custom
 
 
 def _presets(options: dict[str, Any]) -> list[dict[str, Any]]:

@@ -156,6 +156,8 @@ def test_creating_a_swiss_through_the_form(live_server, new_page, trusted, size)
     page.fill("input[name=swiss_rounds]", "5")
     page.fill("input[name=late_entry_until_round]", "2")
     page.select_option("select[name=match_mode]", "online")
+    page.select_option("select[name=clock]", label="2 minutes a point + 12 s a turn")
+    page.fill("input[name=claim_after_hours]", "48")
     page.uncheck("input[name=rated]")
     page.get_by_role("button", name="Create the tournament").click()
     page.wait_for_url(re.compile(r".*/tournaments/\d+/desk/$"))
@@ -166,6 +168,7 @@ def test_creating_a_swiss_through_the_form(live_server, new_page, trusted, size)
     assert tournament.options == {"preset": "greek_tavli"} and tournament.match_mode == "online"
     assert tournament.rated is False and tournament.status == "draft"
     assert tournament.third_place is False  # a hidden setting is not sent
+    assert tournament.clock["preset"] == "standard" and tournament.claim_after_hours == 48
     assert list(tournament.organisers.all()) == [trusted]
     assert console.errors == []
 
