@@ -86,7 +86,8 @@ class LiveVersion:
 
 
 def match_live_version(*, user: User, pk: int) -> LiveVersion:
-    """A few narrow queries: the match row, its newest game's ply and dice, its reports."""
+    """The live version of a match ``user`` may see (Http404 otherwise): a few narrow queries,
+    the match row, its newest game's ply and dice, its reports."""
     row = (
         selectors.match_list(user=user)
         .filter(pk=pk)
@@ -95,13 +96,25 @@ def match_live_version(*, user: User, pk: int) -> LiveVersion:
     )
     if row is None:
         raise Http404("no such match")
+    return _live_version(row)
+
+
+def match_version(*, pk: int) -> LiveVersion | None:
+    """The live version of match ``pk`` whoever may see it (None: no such match), for the
+    pushed updates (games/push.py), which reach only the sockets that were allowed in."""
+    row = Match.objects.filter(pk=pk).values("pk", "status", "score_one", "score_two").first()
+    return None if row is None else _live_version(row)
+
+
+def _live_version(row: dict[str, Any]) -> LiveVersion:
+    pk = row["pk"]
     game = (
         Game.objects.filter(match_id=pk).order_by("-number").values("pk", "ply", "dice").first()
         or {}
     )
     reports = ResultReport.objects.filter(match_id=pk).order_by("id").values_list("id", "status")
     return LiveVersion(
-        match=row["pk"],
+        match=pk,
         status=row["status"],
         score=(row["score_one"], row["score_two"]),
         game=game.get("pk"),

@@ -41,6 +41,7 @@ from games.engine.match import is_stuck
 from games.errors import GameNotFoundError, StalePlyError
 from games.models import Game, Turn
 from games.prepared import PreparedInsert, PreparedUpdate
+from games.push import match_changed
 from games.selectors import User
 from games.selectors import legal_plays_for as legal_plays  # the engine's, remembered
 from games.services.matches import game_finish
@@ -356,16 +357,20 @@ def _locked(
 ) -> tuple[Game, Player | None]:
     """The game loaded again and locked in the open transaction (with its match and players,
     one query), and who acts in it: ``user``'s player when a user acts (GameNotFoundError when
-    the game is missing or not visible to them), else ``player``."""
+    the game is missing or not visible to them), else ``player``. The match's spectators are
+    told once the transaction commits; a write refused later on rolls back and tells nobody."""
     pk = game if isinstance(game, int) else game.pk
     if user is not None:
         locked = selectors.game_visible(user=user, pk=pk, for_update=True)
         if locked is None:
             raise GameNotFoundError(f"no game {pk} that you may see")
-        return locked, selectors.game_player_for(locked, user)
-    locked = selectors.game_for_update(pk)
-    if locked is None:
-        raise GameNotFoundError(f"no game {pk}")
+        player = selectors.game_player_for(locked, user)
+    else:
+        locked = selectors.game_for_update(pk)
+        if locked is None:
+            raise GameNotFoundError(f"no game {pk}")
+    # Every write here passes: its spectators hear of it once it commits (games/push.py).
+    match_changed(match_id=locked.match_id, kind="turn")
     return locked, player
 
 
