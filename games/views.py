@@ -17,6 +17,7 @@ from games.board_svg import board_cube, board_frame, board_pieces
 from games.charts import line_chart
 from games.engine import Cube, opponent, start_position
 from games.models import Game, Match, ResultReport, Turn
+from games.routing import match_socket_path
 from games.selectors import User
 from players.models import Player
 
@@ -25,6 +26,7 @@ from players.models import Player
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = match_context(request, pk)
     context["etag"] = _live_etag(request, pk)
+    context["socket_url"] = match_socket_path(pk)
     return render(request, "games/match.html", context)
 
 
