@@ -1,6 +1,6 @@
 """Helpers of the WebSocket tests: a communicator on the project's ASGI application (Origin,
-Host, a user's session cookie or an API token in its handshake) and the state endpoints' JSON
-that a socket's messages must agree with."""
+Host, a user's session cookie or an API token in its handshake), one write in a game, and the
+state endpoints' JSON that a socket's messages must agree with."""
 
 from __future__ import annotations
 
@@ -31,6 +31,19 @@ def communicator(
     if token is not None:
         headers.append((b"authorization", f"Token {token}".encode()))
     return WebsocketCommunicator(application, path, headers=headers)
+
+
+def decide(game: Any) -> None:
+    """One write of the player to move: the roll when one is due, else the first legal play."""
+    from games import selectors, services
+
+    game.refresh_from_db()
+    player = selectors.player_to_move(game)
+    if selectors.is_roll_due(game):
+        services.dice_roll(game=game, player=player)
+    else:
+        play = selectors.game_legal_plays(game)[0].play
+        services.play_submit(game=game, player=player, ply=game.ply, moves=play.to_json())
 
 
 def match_state(match_id: int) -> dict[str, Any]:

@@ -11,10 +11,10 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from common.errors import ConflictError
-from games import selectors, services
+from games import services
 from games.models import Match
 from tests.games.factories import MatchFactory, PlayerFactory, UserFactory
-from tests.sockets import IN_MEMORY, communicator, match_state
+from tests.sockets import IN_MEMORY, communicator, decide, match_state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,17 +26,6 @@ def _layer(settings):
 
 def path(match: Match) -> str:
     return f"/ws/matches/{match.pk}/"
-
-
-def one_decision(game) -> None:
-    """One write: the roll when one is due, else the first legal play."""
-    game.refresh_from_db()
-    player = selectors.player_to_move(game)
-    if selectors.is_roll_due(game):
-        services.dice_roll(game=game, player=player)
-    else:
-        play = selectors.game_legal_plays(game)[0].play
-        services.play_submit(game=game, player=player, ply=game.ply, moves=play.to_json())
 
 
 def admitted(socket) -> bool:
@@ -58,7 +47,7 @@ def test_a_spectator_is_told_the_version_at_once_then_every_turn_as_it_commits(o
     async def scenario():
         assert (await socket.connect())[0]
         hello = await socket.receive_json_from()
-        await database_sync_to_async(one_decision)(game)
+        await database_sync_to_async(decide)(game)
         pushed = await socket.receive_json_from(timeout=3)
         assert await socket.receive_nothing()
         await socket.disconnect()
@@ -96,7 +85,7 @@ def test_writes_in_one_transaction_push_one_message_of_the_most_telling_kind(onl
 
     def resign_in_one_transaction():
         with transaction.atomic():
-            one_decision(game)
+            decide(game)
             services.game_resign(game=game, player=game.white, kind="single")
 
     async def scenario():
