@@ -14,8 +14,10 @@ A broadcast never fails the write and never makes its request wait on Redis:
   over ``SEND_TIMEOUT_SECONDS`` is logged, and the process then skips broadcasts (builds and
   sends nothing) for ``PAUSE_SECONDS``, as the Celery follow-ups skip a dead broker
   (games/services/owed.py). At most ``MAX_QUEUED`` messages wait; more are dropped and logged.
-- In memory (``runserver``, tests), the message is sent at once on the server's event loop
-  (asgiref's ``async_to_sync`` from the view's thread), the only loop whose sockets it can reach.
+- In memory (``make run``, tests), the message is sent at once on the server's event loop
+  (asgiref's ``async_to_sync`` from the view's thread), the only loop whose sockets it can reach;
+  nothing is read or sent for a group without a socket in this process (gunicorn's workers, a
+  command).
 - Without a channel layer (production without ``CHANNEL_LAYER_URL``) nothing is built or sent.
 A lost message costs a page nothing worse than a stale view until the next change, or until its
 socket reconnects and is told the current version (the consumers' hello).
@@ -93,7 +95,10 @@ class _Batch:
 
     def __call__(self) -> None:
         at = time.time()
+        layer = get_channel_layer()
         for group, (kind, build) in self.entries.items():
+            if isinstance(layer, InMemoryChannelLayer) and not layer.groups.get(group):
+                continue  # nobody listens in this process (in memory, nobody else can)
             try:
                 payload = build()
             except Exception:  # the database went away after the commit: nothing to say

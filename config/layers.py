@@ -4,7 +4,7 @@
 a broadcast is one PUBLISH, and each ASGI process that holds sockets of that match or tournament
 gets it once and hands it to them (docs/decisions.md D49). Unset, a layer in memory, which
 reaches only the sockets of the process that wrote: enough where one process serves the pages
-and the sockets (``runserver``), useless where gunicorn writes and daphne holds the sockets.
+and the sockets (``make run``), useless where gunicorn writes and uvicorn holds the sockets.
 """
 
 from __future__ import annotations

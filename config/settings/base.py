@@ -43,8 +43,6 @@ ASGI_APPLICATION = "config.asgi.application"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 INSTALLED_APPS = [
-    # First, so that runserver serves ASGI (pages and the WebSockets of config/asgi.py).
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -222,9 +220,9 @@ SPECTACULAR_SETTINGS = {
 # Pushed updates (common/push.py, config/asgi.py): the channel layer that carries a commit's news
 # from the process that wrote it to the ASGI processes holding the WebSockets. CHANNEL_LAYER_URL,
 # e.g. redis://host:6379/3, uses Redis pub/sub (docs/decisions.md D49); unset, a layer in memory,
-# which reaches only the sockets of the same process: enough for runserver, where one process
-# serves pages and sockets. Redis is given short timeouts, so that a dead one fails a broadcast
-# fast (the write stands; pages fall back to polling).
+# which reaches only the sockets of the same process: enough for `make run`, where one uvicorn
+# process serves pages and sockets. Redis is given short timeouts, so that a dead one fails a
+# broadcast fast (the write stands; pages fall back to polling).
 CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "")
 CHANNEL_LAYERS = {"default": channel_layer_from_url(CHANNEL_LAYER_URL)}
 

@@ -88,3 +88,19 @@ def test_a_redis_that_never_answers_makes_no_play_wait(
         assert push._down_until > time.monotonic()  # timed out: no pushes for a while
     finally:
         silent.close()
+
+
+@pytest.mark.django_db
+def test_the_pushed_version_is_the_state_endpoints(alice, bob, online_match, organiser):
+    from games.models import Match
+    from games.web_selectors import match_live_version, match_version
+    from tests.games.factories import MatchFactory, UserFactory
+
+    roll(online_match.games.get())  # dice on the table
+    reported = MatchFactory(player_one=alice, player_two=bob, mode=Match.Mode.OVER_THE_BOARD)
+    services.result_report(match=reported, user=alice.user, winner=alice, points=1)
+    invited = MatchFactory(player_one=alice, player_two=bob, status=Match.Status.INVITED)
+    staff = UserFactory(username="staff", is_staff=True)
+    for match in (online_match, reported, invited):
+        assert match_version(pk=match.pk) == match_live_version(user=staff, pk=match.pk)
+    assert match_version(pk=10**9) is None

@@ -1,4 +1,4 @@
-"""Pushed updates in Debian's chromium, with daphne serving the site (tests/web/daphne_server.py)
+"""Pushed updates in Debian's chromium, with uvicorn serving the site (tests/web/asgi_server.py)
 and Redis carrying the news, as in production: a watcher's page shows a move without asking the
 state endpoint while its socket is open; a page whose socket is refused polls, and stops polling
 once its socket is let in on a later try."""
@@ -10,7 +10,7 @@ from common import push
 from config.layers import channel_layer_from_url
 from games.consumers import MatchConsumer
 from tests.sockets import decide
-from tests.web.daphne_server import daphne_url
+from tests.web.asgi_server import asgi_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,7 +53,7 @@ class Watcher:
 def test_a_watcher_sees_a_move_pushed_without_polling(pushed, new_page, online_match, artifacts):
     game = online_match.games.get()
     watcher = Watcher(new_page)
-    watcher.page.goto(f"{daphne_url()}/matches/{online_match.pk}/")
+    watcher.page.goto(f"{asgi_url()}/matches/{online_match.pk}/")
     watcher.wait(lambda: watcher.frames)  # the hello: the socket is open
     assert watcher.page.locator(".move-log li").count() == 0
     del watcher.requests[:]
@@ -80,7 +80,7 @@ def test_a_refused_socket_falls_back_to_polling_until_a_later_try_is_let_in(
 
     monkeypatch.setattr(MatchConsumer, "current", refuse)
     watcher = Watcher(new_page)
-    watcher.page.goto(f"{daphne_url()}/matches/{online_match.pk}/")
+    watcher.page.goto(f"{asgi_url()}/matches/{online_match.pk}/")
     decide(game)
     decide(game)
     watcher.page.wait_for_selector(".move-log li")  # by polling
