@@ -6,8 +6,8 @@ other change of what the match page shows.
   ``match_changed(kind="turn")`` once per write, where they lock the game: their writes go
   through prepared SQL, which sends no model signals.
 - Every other write saves a row of the match, of one of its games or of a result report (a
-  match started, accepted or forfeited, a game finished, a report entered or answered, a clock
-  stopped): the receivers here push for it, so a new write path is covered without a call.
+  match started, accepted or forfeited, a game started or finished, a report entered or
+  answered): the receivers here push for it, so a new write path is covered without a call.
 
 A message is the state endpoint's summary (``LiveVersion.to_json``: status, score, game, ply,
 dice and ``version``, the ETag without quotes) with ``type`` and ``at``, e.g. ``{"type": "turn",
