@@ -17,10 +17,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -e '.[dev]'
 	touch $(STAMP)
 
+# uvicorn serves the pages and their WebSockets from one process (the channel layer in memory);
+# --reload restarts it when a Python file or a template changes, as runserver did.
 run: venv
 	$(MANAGE) migrate --noinput
 	$(MANAGE) demo_setup
-	$(MANAGE) runserver 0.0.0.0:8000
+	DJANGO_SETTINGS_MODULE=config.settings.local $(BIN)/uvicorn config.asgi:application \
+		--host 0.0.0.0 --port 8000 --reload --reload-include '*.html' \
+		$(foreach dir,common config players games tournaments templates,--reload-dir $(dir))
 
 test: venv
 	$(BIN)/pytest $(PYTEST_ARGS)

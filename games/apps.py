@@ -1,4 +1,5 @@
-"""App configuration for games: the engine's errors answer 400 through the shared API handler."""
+"""App configuration for games: the engine's errors answer 400 through the shared API handler;
+the receivers of the pushed updates (games/push.py) are connected."""
 
 from django.apps import AppConfig
 
@@ -11,6 +12,7 @@ class GamesConfig(AppConfig):
         from rest_framework import status
 
         from common.api.exceptions import register_error_status
+        from games import push  # noqa: F401  (connects the receivers)
         from games.engine import EngineError
 
         register_error_status(EngineError, status.HTTP_400_BAD_REQUEST)

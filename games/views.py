@@ -28,6 +28,7 @@ from games.engine import (
     start_position,
 )
 from games.models import Game, Match, ResultReport, Turn
+from games.routing import match_socket_path
 from games.selectors import User
 from games.services import clock as clock_services
 from players.models import Player
@@ -37,6 +38,7 @@ from players.models import Player
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = match_context(request, pk)
     context["etag"] = _live_etag(request, pk)
+    context["socket_url"] = match_socket_path(pk)
     return render(request, "games/match.html", context)
 
 

@@ -1,6 +1,7 @@
 """Fixtures shared by the games and web tests (a pytest plugin listed in tests/conftest.py):
-the players Alice and Bob, an organiser, a match between them, deterministic dice, and a clock
-the tests move by hand.
+the players Alice and Bob, an organiser, a match between them, deterministic dice, a clock
+the tests move by hand, and a redis-server of the test session's own (for the pushed updates on
+Redis).
 
 A package opts in to the dice with an autouse fixture that asks for ``seeded_dice``, and may
 name its own ``dice_prefix`` so its games get seeds of their own. Django and the factories are
@@ -10,6 +11,12 @@ imported inside the fixtures, so the engine tests still run without Django.
 import datetime
 import hashlib
 import itertools
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -94,3 +101,34 @@ def gnubg() -> Any:
     return pytest.importorskip(
         "gnubg", reason="GNU Backgammon's Python package is not installed (pip install gnubg)"
     )
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a redis-server started for this test session on a free port. Skipped where
+    redis-server is missing, except in CI (.ci/run installs it)."""
+    if shutil.which("redis-server") is None:
+        if os.environ.get("CI"):
+            pytest.fail("redis-server is missing: .ci/run installs the redis-server package")
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", str(tmp_path_factory.mktemp("redis"))],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -1,6 +1,7 @@
 """App configuration for tournaments: audit-log registrations, the match_finished receiver, the
-event namer of the .mat export (games.exports.events) and the check that makes a tournament's
-organisers the organisers of its matches (games.organisers)."""
+event namer of the .mat export (games.exports.events), the check that makes a tournament's
+organisers the organisers of its matches (games.organisers) and the receivers of the pushed
+updates (tournaments/push.py)."""
 
 from django.apps import AppConfig
 
@@ -14,7 +15,7 @@ class TournamentsConfig(AppConfig):
 
         from games.exports.events import register_event_namer
         from games.organisers import register_organiser_check
-        from tournaments import receivers  # noqa: F401  (connects the receiver)
+        from tournaments import push, receivers  # noqa: F401  (connect the receivers)
         from tournaments.models import Entry, Round, Tournament, TournamentMatch
         from tournaments.selectors import match_event_and_round, organises_match
 

@@ -13,6 +13,7 @@ from django.views.decorators.http import condition, require_safe
 from games import web_selectors as games_web_selectors
 from games.selectors import User
 from tournaments import desk_selectors, selectors, web_selectors, web_standings
+from tournaments.routing import tournament_socket_path
 
 
 @require_safe
@@ -38,6 +39,7 @@ def tournament_index(request: HttpRequest) -> HttpResponse:
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = tournament_context(request.user, pk)
     context["etag"] = _live_etag(request, pk)
+    context["socket_url"] = tournament_socket_path(pk)
     context["runs_it"] = selectors.is_organiser(request.user, context["tournament"])
     context["tabs"] = web_selectors.tournament_tabs(context["tournament"])
     return render(request, "tournaments/tournament.html", context)

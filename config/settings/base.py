@@ -6,6 +6,7 @@ from pathlib import Path
 import dj_database_url
 
 from config.cache import cache_from_url, default_cache_dir
+from config.layers import channel_layer_from_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -38,6 +39,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 INSTALLED_APPS = [
@@ -217,6 +219,15 @@ SPECTACULAR_SETTINGS = {
         "MatchEndedByEnum": "games.models.Match.EndedBy",
     },
 }
+
+# Pushed updates (common/push.py, config/asgi.py): the channel layer that carries a commit's news
+# from the process that wrote it to the ASGI processes holding the WebSockets. CHANNEL_LAYER_URL,
+# e.g. redis://host:6379/3, uses Redis pub/sub (docs/decisions.md D49); unset, a layer in memory,
+# which reaches only the sockets of the same process: enough for `make run`, where one uvicorn
+# process serves pages and sockets. Redis is given short timeouts, so that a dead one fails a
+# broadcast fast (the write stands; pages fall back to polling).
+CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "")
+CHANNEL_LAYERS = {"default": channel_layer_from_url(CHANNEL_LAYER_URL)}
 
 # Celery: with no broker configured, tasks run eagerly in-process.
 

@@ -46,6 +46,12 @@ if env_bool("TRUST_X_FORWARDED_PROTO", False):
     # Only behind a proxy that always sets X-Forwarded-Proto itself.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Pushed updates need Redis here: gunicorn's processes write, uvicorn's hold the sockets, and a
+# layer in memory would join nothing. Without CHANNEL_LAYER_URL there is no layer: the sockets
+# are refused and the pages poll, as they did before them.
+if not CHANNEL_LAYER_URL:
+    CHANNEL_LAYERS = {}
+
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},

@@ -39,3 +39,8 @@ if DATABASES["default"]["ENGINE"] == "config.sqlite_fair":
         "init_command": DATABASES["default"]["OPTIONS"]["init_command"]
         + "; PRAGMA read_uncommitted=1",
     }
+
+# No channel layer, whatever the environment names: writes push nothing and pages open no socket
+# (the live server speaks WSGI only). The tests of the sockets set a layer of their own, in memory
+# or on a Redis they start (tests/games/test_sockets.py, tests/web/test_live_sockets.py).
+CHANNEL_LAYERS: dict[str, dict[str, object]] = {}

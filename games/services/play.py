@@ -49,6 +49,7 @@ from games.engine.match import is_stuck
 from games.errors import GameNotFoundError, StalePlyError
 from games.models import Game, Turn
 from games.prepared import PreparedInsert, PreparedUpdate
+from games.push import match_changed
 from games.selectors import User
 from games.selectors import legal_plays_for as legal_plays  # the engine's, remembered
 from games.services import clock as clock_services
@@ -412,7 +413,8 @@ def _locked(
     """The game loaded again and locked in the open transaction (with its match and players,
     one query), and who acts in it: ``user``'s player when a user acts (GameNotFoundError when
     the game is missing or not visible to them), else ``player``. _OutOfTime when the match's
-    clock had run out by ``arrived``."""
+    clock had run out by ``arrived``. The match's spectators are told once the transaction
+    commits; a write refused later on rolls back and tells nobody."""
     pk = game if isinstance(game, int) else game.pk
     if user is not None:
         locked = selectors.game_visible(user=user, pk=pk, for_update=True)
@@ -426,6 +428,8 @@ def _locked(
         acting = player
     if clock_services.is_overdue(locked.match, arrived):
         raise _OutOfTime(locked.match_id)
+    # Every write here passes: its spectators hear of it once it commits (games/push.py).
+    match_changed(match_id=locked.match_id, kind="turn")
     return locked, acting
 
 

@@ -2,6 +2,7 @@
 // If-None-Match, and playing through the REST API (session cookie + CSRF header): roll, play
 // (on the board with board_play.js, or from the list of legal plays), and the doubling cube's
 // double, take and drop; starting a scheduled match.
+// While a WebSocket is open (live.js), updates are pushed instead and nothing is polled.
 (function () {
   "use strict";
   var root = document.getElementById("match-live");
@@ -146,7 +147,7 @@
   }
 
   function poll() {
-    if (busy || document.hidden || isReplaying()) return schedule();
+    if (busy || document.hidden || isReplaying() || live.connected()) return schedule();
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(root.dataset.stateUrl, { headers: headers, credentials: "same-origin", cache: "no-cache" })
       .then(function (response) {
@@ -268,6 +269,13 @@
     if (!replay || event.target.matches("input, select, textarea")) return;
     if (event.key === "ArrowLeft") showFrame(replay.index - 1);
     if (event.key === "ArrowRight") showFrame(replay.index + 1);
+  });
+
+  // A pushed version is shown as a poll's 200 would be: the fragment fetched once.
+  var live = window.TablaLive.follow(root.dataset.socketUrl, function (fresh) {
+    if (fresh === etag) return null;
+    if (busy || document.hidden || isReplaying()) return false;
+    return refresh().then(function () { etag = fresh; });
   });
 
   setupReplay();

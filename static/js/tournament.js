@@ -1,5 +1,6 @@
 // Tournament page: click a player to highlight their path through the bracket; sort standings;
-// live updates by polling the state endpoint with If-None-Match and swapping in the fragment.
+// live updates by polling the state endpoint with If-None-Match and swapping in the fragment,
+// pushed over a WebSocket instead while one is open (live.js).
 // The highlighted player and the chosen sort order are applied again after each swap.
 // Connector lines from each match to the match its winner goes to (same section only) are
 // drawn into each bracket's SVG overlay from the boxes' positions, and drawn again whenever the
@@ -221,7 +222,7 @@
   }
 
   function poll() {
-    if (document.hidden) return schedule();
+    if (document.hidden || live.connected()) return schedule();
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(root.dataset.stateUrl, { headers: headers, credentials: "same-origin", cache: "no-cache" })
       .then(function (response) {
@@ -247,5 +248,10 @@
   window.addEventListener("load", scheduleDraw);
   if (document.fonts && document.fonts.ready) document.fonts.ready.then(scheduleDraw);
 
+  var live = window.TablaLive.follow(root.dataset.socketUrl, function (fresh) {
+    if (fresh === etag) return null;
+    if (document.hidden) return false;
+    return refresh().then(function () { etag = fresh; });
+  });
   schedule();
 })();

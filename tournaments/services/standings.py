@@ -9,6 +9,7 @@ from django.db import transaction
 
 from tournaments import brackets
 from tournaments.models import Stage, Standing, Tournament, TournamentMatch
+from tournaments.push import tournament_changed
 from tournaments.standings import DEFAULT_ORDER, MatchResult, StandingRow, compute_standings
 
 MatchStatus = TournamentMatch.Status
@@ -158,6 +159,8 @@ def standings_recompute(*, tournament: Tournament) -> list[Standing]:
             if Stage.KNOCKOUT in tournament.brackets:
                 tables[Stage.KNOCKOUT] = bracket_standings(tournament, Stage.KNOCKOUT)
         Standing.objects.filter(tournament=tournament).delete()
+        # Stored in bulk, which sends no signal: the page's listeners are told here.
+        tournament_changed(tournament_id=tournament.pk, kind="standings")
         return Standing.objects.bulk_create(
             Standing(
                 tournament=tournament,

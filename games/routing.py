@@ -1,0 +1,15 @@
+"""WebSocket routes of the match pages, joined by config/asgi.py."""
+
+from django.conf import settings
+from django.urls import URLPattern, path
+
+from games.consumers import MatchConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/matches/<int:pk>/", MatchConsumer.as_asgi()),
+]
+
+
+def match_socket_path(pk: int) -> str:
+    """The socket a match page opens; none ("") without a channel layer: the page only polls."""
+    return f"/ws/matches/{pk}/" if settings.CHANNEL_LAYERS else ""

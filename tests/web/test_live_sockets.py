@@ -1,0 +1,96 @@
+"""Pushed updates in Debian's chromium, with uvicorn serving the site (tests/web/asgi_server.py)
+and Redis carrying the news, as in production: a watcher's page shows a move without asking the
+state endpoint while its socket is open; a page whose socket is refused polls, and stops polling
+once its socket is let in on a later try."""
+
+import pytest
+from django.http import Http404
+
+from common import push
+from config.layers import channel_layer_from_url
+from games.consumers import MatchConsumer
+from tests.sockets import decide
+from tests.web.asgi_server import asgi_url
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+STATE = "/state.json"
+
+
+@pytest.fixture
+def pushed(settings, redis_server, monkeypatch):
+    """A channel layer on the session's redis-server (pages then name their socket)."""
+    settings.CHANNEL_LAYERS = {"default": channel_layer_from_url(redis_server)}
+    monkeypatch.setattr(push, "_down_until", 0.0)
+
+
+class Watcher:
+    """A watcher's page, with what it requested and the frames its sockets received."""
+
+    def __init__(self, new_page) -> None:
+        self.page, self.console = new_page()
+        self.requests: list[str] = []
+        self.frames: list[str] = []
+        self.sockets: list = []
+        self.page.on("request", lambda request: self.requests.append(request.url))
+        self.page.on("websocket", self._socket)
+
+    def _socket(self, socket) -> None:
+        self.sockets.append(socket)
+        socket.on("framereceived", lambda payload: self.frames.append(payload))
+
+    def wait(self, check, seconds: float = 10) -> None:
+        for _ in range(int(seconds * 20)):
+            if check():
+                return
+            self.page.wait_for_timeout(50)
+        raise AssertionError(f"gave up after {seconds} s; console: {self.console.errors}")
+
+    def polled(self) -> list[str]:
+        return [url for url in self.requests if url.endswith(STATE)]
+
+
+def test_a_watcher_sees_a_move_pushed_without_polling(pushed, new_page, online_match, artifacts):
+    game = online_match.games.get()
+    watcher = Watcher(new_page)
+    watcher.page.goto(f"{asgi_url()}/matches/{online_match.pk}/")
+    watcher.wait(lambda: watcher.frames)  # the hello: the socket is open
+    assert watcher.page.locator(".move-log li").count() == 0
+    del watcher.requests[:]
+
+    decide(game)  # the roll
+    decide(game)  # the play
+    watcher.page.wait_for_selector(".move-log li")
+    watcher.page.wait_for_timeout(2000)  # longer than the poll interval (1.5 s)
+
+    assert len(watcher.sockets) == 1 and not watcher.sockets[0].is_closed()
+    assert len(watcher.frames) >= 2 and watcher.polled() == []
+    assert any("/live/" in url for url in watcher.requests)
+    watcher.page.screenshot(path=str(artifacts / "match-watcher-pushed.png"), full_page=True)
+    assert watcher.console.errors == []
+
+
+def test_a_refused_socket_falls_back_to_polling_until_a_later_try_is_let_in(
+    pushed, new_page, online_match, monkeypatch
+):
+    game = online_match.games.get()
+
+    def refuse(self, user, pk):
+        raise Http404("refused for the test")
+
+    monkeypatch.setattr(MatchConsumer, "current", refuse)
+    watcher = Watcher(new_page)
+    watcher.page.goto(f"{asgi_url()}/matches/{online_match.pk}/")
+    decide(game)
+    decide(game)
+    watcher.page.wait_for_selector(".move-log li")  # by polling
+    assert watcher.polled() and watcher.frames == []
+
+    monkeypatch.undo()  # a later try (1, 2, 4 ... s after the last) is let in
+    watcher.wait(lambda: watcher.frames, seconds=20)
+    tries = len(watcher.sockets)
+    del watcher.requests[:]
+    watcher.page.wait_for_timeout(2000)
+    assert tries >= 2 and watcher.polled() == []
+    refused = [error for error in watcher.console.errors if "WebSocket" in error]
+    assert len(refused) == tries - 1 == len(watcher.console.errors)
