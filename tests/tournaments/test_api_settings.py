@@ -78,3 +78,25 @@ def test_consolation_rounds_beyond_a_small_draw_are_fewer_not_a_crash(org_api, p
     pk = tournament_running(org_api, players[:4], format="consolation", consolation_rounds=3)["id"]
     play_all(org_api, pk)
     assert org_api.get("tournaments:tournament-detail", pk=pk)["status"] == "finished"
+
+
+def test_manual_seeding_with_an_unseeded_entry_refuses_the_start_until_seeded(org_api, players):
+    pk = create(org_api, 201, format="single_elimination", seed_method="manual")["id"]
+    org_api.post("tournaments:registration-open", pk=pk)
+    entries = [
+        org_api.post("tournaments:entry-list", {"player": p.pk}, status=201, pk=pk)
+        for p in players[:3]
+    ]
+    answer = org_api.post("tournaments:start", pk=pk, status=409)
+    assert "seeding is manual" in answer["detail"] and "P1" in answer["detail"]
+    seeds = {str(e["id"]): 3 - i for i, e in enumerate(entries)}
+    org_api.post("tournaments:seed", {"method": "manual", "seeds": seeds}, pk=pk)
+    org_api.post("tournaments:entry-list", {"player": players[3].pk}, status=201, pk=pk)
+    answer = org_api.post("tournaments:start", pk=pk, status=409)  # P4 came after the seeding
+    assert "P4 have no seed" in answer["detail"]
+    assert org_api.get("tournaments:tournament-detail", pk=pk)["status"] == "registration"
+    late = [e for e in org_api.get("tournaments:entry-list", pk=pk) if e["seed"] is None]
+    seeds[str(late[0]["id"])] = 4
+    org_api.post("tournaments:seed", {"method": "manual", "seeds": seeds}, pk=pk)
+    org_api.post("tournaments:start", pk=pk)
+    assert play_all(org_api, pk) == 3

@@ -274,6 +274,7 @@ def tournament_start(*, tournament: Tournament, user: Any) -> Tournament:
                 f"cannot start: {error}; change {error.field} while registration is open"
             ) from error
         if any(e.seed is None for e in entries) or len({e.seed for e in entries}) != len(entries):
+            _check_seeds_needed(tournament, entries)
             order = _seed_order(entries, tournament.seed_method, {}, random.Random())
             for number, entry in enumerate(order, start=1):
                 entry.seed = number
@@ -288,3 +289,16 @@ def tournament_start(*, tournament: Tournament, user: Any) -> Tournament:
         formats.draw_start(tournament)
         audit(tournament, user, "start", status=(before, tournament.status))
     return tournament
+
+
+def _check_seeds_needed(tournament: Tournament, entries: list[Entry]) -> None:
+    """The start seeds an unseeded field by the tournament's method, except by hand: then the
+    organiser seeds it first (a 409 that leaves registration open, not a 400 for a request
+    with no body)."""
+    if tournament.seed_method != Tournament.SeedMethod.MANUAL:
+        return
+    unseeded = sorted(str(e.player) for e in entries if e.seed is None)
+    raise ConflictError(
+        f"cannot start: seeding is manual and {', '.join(unseeded) or 'some entries'} "
+        "have no seed of their own; seed the entries first"
+    )
