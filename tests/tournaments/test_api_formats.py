@@ -98,6 +98,19 @@ def test_round_robin_rotates_the_opening_game_each_round(org_api, players):
     assert [row["rank"] for row in standings(org_api, pk)] == [1, 2, 3, 4]
 
 
+def test_a_round_robin_tied_on_every_tie_break_has_one_winner_the_best_seed(org_api, players):
+    pk = tournament_running(org_api, players[:3], format="round_robin")["id"]
+
+    def cycle(match):  # 1 beats 2, 2 beats 3, 3 beats 1: equal on everything
+        seeds = {p["seed"]: p["player"] for p in match["players"]}
+        return seeds[min(seeds)] if set(seeds) != {1, 3} else seeds[3]
+
+    assert play_all(org_api, pk, cycle) == 3
+    assert org_api.get("tournaments:tournament-detail", pk=pk)["status"] == "finished"
+    table = standings(org_api, pk)
+    assert [(row["rank"], row["seed"]) for row in table] == [(1, 1), (2, 2), (2, 3)]
+
+
 def test_swiss_pairs_rounds_on_demand_with_a_late_entry(org_api, players):
     pk = tournament_running(
         org_api, players[:5], format="swiss", swiss_rounds=3, late_entry_until_round=2
