@@ -34,6 +34,7 @@ def create(api, status, **fields):
         ({"format": "round_robin", "groups": 3, "max_entries": 5}, "at least 6 entries"),
         ({"format": "swiss", "swiss_rounds": 0}, "swiss_rounds must be from 1"),
         ({"format": "swiss", "swiss_rounds": 6, "max_entries": 8}, "at most 4"),
+        ({"format": "swiss", "swiss_rounds": 2, "max_entries": 2}, "swiss_rounds (2) cannot"),
         ({"format": "swiss", "bye_points": 3}, "bye_points must be from 0 to 1"),
         ({"format": "swiss", "max_entries": 1}, "max_entries must be from 2"),
         ({"format": "swiss", "swiss_rounds": 2, "late_entry_until_round": 5}, "after the last"),
