@@ -76,8 +76,9 @@ def check_settings(settings: Mapping[str, Any]) -> None:
         )
     if fmt == "round_robin" and cap is not None and groups * 2 > cap:
         raise SettingsError(
-            "groups", f"{groups} groups of at least 2 need at least {groups * 2} entries"
-            f" (max_entries is {cap})"
+            "groups",
+            f"{groups} groups of at least 2 need at least {groups * 2} entries"
+            f" (max_entries is {cap})",
         )
     if fmt == "round_robin" and cap is not None and per_group > cap // groups:
         raise SettingsError(
