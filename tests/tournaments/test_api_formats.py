@@ -142,6 +142,33 @@ def test_swiss_pairs_rounds_on_demand_with_a_late_entry(org_api, players):
     assert len(open_matches(org_api, pk)) == 0
 
 
+def test_a_swiss_that_withdrawals_leave_unpairable_ends_after_the_rounds_played(
+    org_api, players
+):
+    pk = tournament_running(org_api, players[:4], format="swiss", swiss_rounds=2)["id"]
+    play_all(org_api, pk)  # round 1: seeds 1 v 3 and 2 v 4
+    entries = {e["seed"]: e["id"] for e in org_api.get("tournaments:entry-list", pk=pk)}
+    org_api.post("tournaments:entry-withdraw", pk=pk, eid=entries[2])
+    assert org_api.get("tournaments:tournament-detail", pk=pk)["status"] == "running"
+    org_api.post("tournaments:entry-withdraw", pk=pk, eid=entries[4])
+    # Seeds 1 and 3 are left and have met: round 2 can never be paired (D29).
+    assert org_api.get("tournaments:tournament-detail", pk=pk)["status"] == "finished"
+    org_api.post("tournaments:round-pair", {}, status=409, pk=pk)
+    assert [row["rank"] for row in standings(org_api, pk)].count(1) == 1
+
+
+def test_a_swiss_ends_when_the_last_result_of_a_round_leaves_it_unpairable(org_api, players):
+    pk = tournament_running(org_api, players[:4], format="swiss", swiss_rounds=2)["id"]
+    first, second = open_matches(org_api, pk)
+    entries = {e["player"]: e["id"] for e in org_api.get("tournaments:entry-list", pk=pk)}
+    for player in second["players"]:  # the first forfeits the match, the second has none
+        org_api.post("tournaments:entry-withdraw", pk=pk, eid=entries[player["player"]])
+    assert org_api.get("tournaments:tournament-detail", pk=pk)["status"] == "running"
+    play_all(org_api, pk)
+    assert org_api.get("tournaments:tournament-detail", pk=pk)["status"] == "finished"
+    assert len(open_matches(org_api, pk)) == 0
+
+
 def test_a_reported_match_score_advances_the_bracket_and_counts_in_standings(org_api, players):
     pk = tournament_running(org_api, players[:4], format="single_elimination", match_length=5)["id"]
     semi = open_matches(org_api, pk)[0]

@@ -183,7 +183,10 @@ def entry_check_in(*, entry: Entry, user: Any) -> Entry:
 
 def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
     """Withdraw an entry. Once the tournament runs, its remaining matches become forfeits
-    (those not yet drawn are forfeited when their opponent is known)."""
+    (those not yet drawn are forfeited when their opponent is known), and a Swiss that the
+    players left can no longer pair ends after the rounds played (docs/decisions.md D29)."""
+    from tournaments.services import formats
+
     _check_self_or_organiser(entry, user)
     with transaction.atomic(), set_actor(user):
         tournament = locked(entry.tournament)
@@ -198,6 +201,7 @@ def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
                 games_services.match_forfeit(
                     match=tournament_match.match, user=tournament.created_by, loser=entry.player
                 )
+            formats.swiss_end_check(locked(tournament))  # the forfeits may have moved it on
     return entry
 
 
