@@ -142,9 +142,7 @@ def test_swiss_pairs_rounds_on_demand_with_a_late_entry(org_api, players):
     assert len(open_matches(org_api, pk)) == 0
 
 
-def test_a_swiss_that_withdrawals_leave_unpairable_ends_after_the_rounds_played(
-    org_api, players
-):
+def test_a_swiss_that_withdrawals_leave_unpairable_ends_after_the_rounds_played(org_api, players):
     pk = tournament_running(org_api, players[:4], format="swiss", swiss_rounds=2)["id"]
     play_all(org_api, pk)  # round 1: seeds 1 v 3 and 2 v 4
     entries = {e["seed"]: e["id"] for e in org_api.get("tournaments:entry-list", pk=pk)}
