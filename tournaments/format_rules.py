@@ -80,8 +80,9 @@ def check_settings(settings: Mapping[str, Any]) -> None:
         )
     if fmt == "round_robin" and cap is not None and groups * 2 > cap:
         raise SettingsError(
-            "groups", f"{groups} groups of at least 2 need at least {groups * 2} entries"
-            f" (max_entries is {cap})"
+            "groups",
+            f"{groups} groups of at least 2 need at least {groups * 2} entries"
+            f" (max_entries is {cap})",
         )
     if fmt == "round_robin" and cap is not None and per_group > cap // groups:
         raise SettingsError(
@@ -100,8 +101,8 @@ def check_settings(settings: Mapping[str, Any]) -> None:
         if rounds > max_swiss_rounds(cap):
             raise SettingsError(
                 "swiss_rounds",
-                f"{rounds} Swiss rounds cannot always be paired for at most {cap} entries "
-                f"(at most {max_swiss_rounds(cap)})",
+                f"swiss_rounds ({rounds}) cannot always be paired for at most {cap} entries "
+                f"(max_entries; at most {max_swiss_rounds(cap)})",
             )
 
 
@@ -138,7 +139,7 @@ def check_field(settings: Mapping[str, Any], entries: int) -> None:
     if fmt == "swiss" and rounds is not None and rounds > max_swiss_rounds(entries):
         raise SettingsError(
             "swiss_rounds",
-            f"{rounds} Swiss rounds cannot always be paired for {entries} entries "
+            f"swiss_rounds ({rounds}) cannot always be paired for {entries} entries "
             f"(at most {max_swiss_rounds(entries)}: ceil(entries / 2))",
         )
     if fmt in ("single_elimination", "double_elimination", "consolation"):

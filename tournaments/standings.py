@@ -20,13 +20,16 @@ Decisions on byes and forfeits (the organiser's rules vary; these are ours):
   for and against, known from the match scores, still count. As a tie-break, `games_won` decides
   only among tied players whose games won are all known: a tie with an unknown stays for the
   next criterion to break (docs/decisions.md D27).
+- First place is never shared: players equal on every criterion for first are told apart by
+  seed (`first_place_by_seed`), so a table always has one winner; lower ties stay shared
+  (docs/decisions.md D28).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from tournaments.tiebreaks import (
     DEFAULT_ORDER,
@@ -38,7 +41,14 @@ from tournaments.tiebreaks import (
     sonneborn_berger,
 )
 
-__all__ = ["DEFAULT_ORDER", "TIEBREAKS", "MatchResult", "StandingRow", "compute_standings"]
+__all__ = [
+    "DEFAULT_ORDER",
+    "TIEBREAKS",
+    "MatchResult",
+    "StandingRow",
+    "compute_standings",
+    "first_place_by_seed",
+]
 
 
 @dataclass(frozen=True)
@@ -167,6 +177,31 @@ def _known_games(records: dict[int, _Record]) -> Among:
         return float(records[player].games_won or 0)
 
     return value
+
+
+def first_place_by_seed(
+    rows: Sequence[StandingRow], seeds: Mapping[int, int | None]
+) -> list[StandingRow]:
+    """One winner: of the players sharing rank 1 on every criterion, the best seed (lowest
+    number; an unseeded player after every seed) keeps it and the others share rank 2. A
+    tournament's organiser seeds by rating, by lot or by hand, so this is their last resort
+    (docs/decisions.md D28). Other ties stay shared.
+
+    >>> rows = compute_standings([7, 8, 9], [])
+    >>> [(r.rank, r.player) for r in first_place_by_seed(rows, {7: 3, 8: 1, 9: 2})]
+    [(1, 8), (2, 7), (2, 9)]
+    """
+    tied = [row for row in rows if row.rank == 1]
+    if len(tied) < 2:
+        return list(rows)
+
+    def seed(row: StandingRow) -> tuple[bool, int, int]:
+        number = seeds.get(row.player)
+        return number is None, number or 0, row.player
+
+    first = min(tied, key=seed)
+    others = [replace(row, rank=2) for row in tied if row is not first]
+    return [first, *others, *(row for row in rows if row.rank != 1)]
 
 
 def _records(

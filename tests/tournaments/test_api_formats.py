@@ -98,6 +98,19 @@ def test_round_robin_rotates_the_opening_game_each_round(org_api, players):
     assert [row["rank"] for row in standings(org_api, pk)] == [1, 2, 3, 4]
 
 
+def test_a_round_robin_tied_on_every_tie_break_has_one_winner_the_best_seed(org_api, players):
+    pk = tournament_running(org_api, players[:3], format="round_robin")["id"]
+
+    def cycle(match):  # 1 beats 2, 2 beats 3, 3 beats 1: equal on everything
+        seeds = {p["seed"]: p["player"] for p in match["players"]}
+        return seeds[min(seeds)] if set(seeds) != {1, 3} else seeds[3]
+
+    assert play_all(org_api, pk, cycle) == 3
+    assert org_api.get("tournaments:tournament-detail", pk=pk)["status"] == "finished"
+    table = standings(org_api, pk)
+    assert [(row["rank"], row["seed"]) for row in table] == [(1, 1), (2, 2), (2, 3)]
+
+
 def test_swiss_pairs_rounds_on_demand_with_a_late_entry(org_api, players):
     pk = tournament_running(
         org_api, players[:5], format="swiss", swiss_rounds=3, late_entry_until_round=2
@@ -127,6 +140,31 @@ def test_swiss_pairs_rounds_on_demand_with_a_late_entry(org_api, players):
     # is worth the late_bye_points the organiser gave (issue 14, docs/decisions.md D24).
     assert late_row["byes"] == 0 and late_row["played"] == 2
     assert late_row["match_points"] == late_row["match_wins"] + 0.5
+    assert len(open_matches(org_api, pk)) == 0
+
+
+def test_a_swiss_that_withdrawals_leave_unpairable_ends_after_the_rounds_played(org_api, players):
+    pk = tournament_running(org_api, players[:4], format="swiss", swiss_rounds=2)["id"]
+    play_all(org_api, pk)  # round 1: seeds 1 v 3 and 2 v 4
+    entries = {e["seed"]: e["id"] for e in org_api.get("tournaments:entry-list", pk=pk)}
+    org_api.post("tournaments:entry-withdraw", pk=pk, eid=entries[2])
+    assert org_api.get("tournaments:tournament-detail", pk=pk)["status"] == "running"
+    org_api.post("tournaments:entry-withdraw", pk=pk, eid=entries[4])
+    # Seeds 1 and 3 are left and have met: round 2 can never be paired (D29).
+    assert org_api.get("tournaments:tournament-detail", pk=pk)["status"] == "finished"
+    org_api.post("tournaments:round-pair", {}, status=409, pk=pk)
+    assert [row["rank"] for row in standings(org_api, pk)].count(1) == 1
+
+
+def test_a_swiss_ends_when_the_last_result_of_a_round_leaves_it_unpairable(org_api, players):
+    pk = tournament_running(org_api, players[:4], format="swiss", swiss_rounds=2)["id"]
+    first, second = open_matches(org_api, pk)
+    entries = {e["player"]: e["id"] for e in org_api.get("tournaments:entry-list", pk=pk)}
+    for player in second["players"]:  # the first forfeits the match, the second has none
+        org_api.post("tournaments:entry-withdraw", pk=pk, eid=entries[player["player"]])
+    assert org_api.get("tournaments:tournament-detail", pk=pk)["status"] == "running"
+    play_all(org_api, pk)
+    assert org_api.get("tournaments:tournament-detail", pk=pk)["status"] == "finished"
     assert len(open_matches(org_api, pk)) == 0
 
 

@@ -37,6 +37,7 @@ def create(api, status, **fields):
         ({"format": "round_robin", "groups": 3, "max_entries": 5}, "at least 6 entries"),
         ({"format": "swiss", "swiss_rounds": 0}, "swiss_rounds must be from 1"),
         ({"format": "swiss", "swiss_rounds": 6, "max_entries": 8}, "at most 4"),
+        ({"format": "swiss", "swiss_rounds": 2, "max_entries": 2}, "swiss_rounds (2) cannot"),
         ({"format": "swiss", "bye_points": 3}, "bye_points must be from 0 to 1"),
         ({"format": "swiss", "max_entries": 1}, "max_entries must be from 2"),
         ({"format": "swiss", "swiss_rounds": 2, "late_entry_until_round": 5}, "after the last"),
@@ -87,3 +88,25 @@ def test_the_api_and_the_admin_edit_the_settings_the_services_take():
     settable = set(TournamentSettings.__annotations__)
     assert set(SETTINGS_FIELDS) == settable
     assert set(admin.SETTINGS) - {"organisers"} <= settable
+
+
+def test_manual_seeding_with_an_unseeded_entry_refuses_the_start_until_seeded(org_api, players):
+    pk = create(org_api, 201, format="single_elimination", seed_method="manual")["id"]
+    org_api.post("tournaments:registration-open", pk=pk)
+    entries = [
+        org_api.post("tournaments:entry-list", {"player": p.pk}, status=201, pk=pk)
+        for p in players[:3]
+    ]
+    answer = org_api.post("tournaments:start", pk=pk, status=409)
+    assert "seeding is manual" in answer["detail"] and "P1" in answer["detail"]
+    seeds = {str(e["id"]): 3 - i for i, e in enumerate(entries)}
+    org_api.post("tournaments:seed", {"method": "manual", "seeds": seeds}, pk=pk)
+    org_api.post("tournaments:entry-list", {"player": players[3].pk}, status=201, pk=pk)
+    answer = org_api.post("tournaments:start", pk=pk, status=409)  # P4 came after the seeding
+    assert "P4 have no seed" in answer["detail"]
+    assert org_api.get("tournaments:tournament-detail", pk=pk)["status"] == "registration"
+    late = [e for e in org_api.get("tournaments:entry-list", pk=pk) if e["seed"] is None]
+    seeds[str(late[0]["id"])] = 4
+    org_api.post("tournaments:seed", {"method": "manual", "seeds": seeds}, pk=pk)
+    org_api.post("tournaments:start", pk=pk)
+    assert play_all(org_api, pk) == 3

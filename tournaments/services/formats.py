@@ -350,10 +350,35 @@ def progress(tournament: Tournament, row: TournamentMatch) -> None:
     _rounds_update(tournament, row.stage)
     if tournament.matches.filter(stage=Stage.MAIN).exclude(status__in=SETTLED).exists():
         return
-    if tournament.format == Format.ROUND_ROBIN or (
-        tournament.current_round >= (tournament.swiss_rounds or 0)
-    ):
+    if tournament.format == Format.ROUND_ROBIN or not _swiss_can_go_on(tournament):
         stage_finish(tournament, Stage.MAIN)
+
+
+def swiss_end_check(tournament: Tournament) -> None:
+    """After a withdrawal: a running Swiss between rounds that cannot go on ends now (D29)."""
+    if tournament.format != Format.SWISS or tournament.status != Tournament.Status.RUNNING:
+        return
+    if tournament.matches.filter(stage=Stage.MAIN).exclude(status__in=SETTLED).exists():
+        return
+    if not _swiss_can_go_on(tournament):
+        stage_finish(tournament, Stage.MAIN)
+
+
+def _swiss_can_go_on(tournament: Tournament) -> bool:
+    """Whether a Swiss has a next round to pair: a round is left, and the players still in are
+    at least two with a pairing that repeats no match and no bye. Withdrawals can leave fewer,
+    or only players who have met: the Swiss then ends after the rounds played, rather than
+    wait for a round that can never be paired (docs/decisions.md D29)."""
+    if tournament.current_round >= (tournament.swiss_rounds or 0):
+        return False
+    players = _swiss_players(tournament)
+    if len(players) < 2:
+        return False
+    try:
+        swiss.pair_round(players)
+    except swiss.PairingError:
+        return False
+    return True
 
 
 def stage_finish(tournament: Tournament, stage: str) -> None:

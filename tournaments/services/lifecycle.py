@@ -293,7 +293,10 @@ def entry_check_in(*, entry: Entry, user: User) -> Entry:
 
 def entry_withdraw(*, entry: Entry, user: User) -> Entry:
     """Withdraw an entry. Once the tournament runs, its remaining matches become forfeits
-    (those not yet drawn are forfeited when their opponent is known)."""
+    (those not yet drawn are forfeited when their opponent is known), and a Swiss that the
+    players left can no longer pair ends after the rounds played (docs/decisions.md D29)."""
+    from tournaments.services import formats
+
     _check_self_or_organiser(entry, user)
     with transaction.atomic(), set_actor(user):
         tournament = locked(entry.tournament)
@@ -308,6 +311,7 @@ def entry_withdraw(*, entry: Entry, user: User) -> Entry:
                 games_services.match_forfeit(
                     match=tournament_match.match, user=tournament.created_by, loser=entry.player
                 )
+            formats.swiss_end_check(locked(tournament))  # the forfeits may have moved it on
     return entry
 
 
@@ -384,6 +388,7 @@ def tournament_start(*, tournament: Tournament, user: User) -> Tournament:
                 f"cannot start: {error}; change {error.field} while registration is open"
             ) from error
         if any(e.seed is None for e in entries) or len({e.seed for e in entries}) != len(entries):
+            _check_seeds_needed(tournament, entries)
             order = _seed_order(entries, tournament.seed_method, {}, random.Random())
             for number, entry in enumerate(order, start=1):
                 entry.seed = number
@@ -398,3 +403,16 @@ def tournament_start(*, tournament: Tournament, user: User) -> Tournament:
         formats.draw_start(tournament)
         audit(tournament, user, "start", status=(before, tournament.status))
     return tournament
+
+
+def _check_seeds_needed(tournament: Tournament, entries: list[Entry]) -> None:
+    """The start seeds an unseeded field by the tournament's method, except by hand: then the
+    organiser seeds it first (a 409 that leaves registration open, not a 400 for a request
+    with no body)."""
+    if tournament.seed_method != Tournament.SeedMethod.MANUAL:
+        return
+    unseeded = sorted(str(e.player) for e in entries if e.seed is None)
+    raise ConflictError(
+        f"cannot start: seeding is manual and {', '.join(unseeded) or 'some entries'} "
+        "have no seed of their own; seed the entries first"
+    )

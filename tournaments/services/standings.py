@@ -10,7 +10,13 @@ from django.db import transaction
 from tournaments import brackets
 from tournaments.models import Stage, Standing, Tournament, TournamentMatch
 from tournaments.push import tournament_changed
-from tournaments.standings import DEFAULT_ORDER, MatchResult, StandingRow, compute_standings
+from tournaments.standings import (
+    DEFAULT_ORDER,
+    MatchResult,
+    StandingRow,
+    compute_standings,
+    first_place_by_seed,
+)
 
 MatchStatus = TournamentMatch.Status
 STAT_FIELDS = (
@@ -83,7 +89,7 @@ def section_standings(
     tournament: Tournament, section: str, stage: str = Stage.MAIN
 ) -> list[StandingRow]:
     """The live standings of one section (a group, or the whole field), in the organiser's
-    tie-break order."""
+    tie-break order; a tie for first place on every tie-break goes to the best seed (D28)."""
     rows = list(tournament.matches.filter(stage=stage, section=section))
     players = sorted(
         {row.entry_one_id for row in rows if row.entry_one_id}
@@ -92,7 +98,8 @@ def section_standings(
     if section == brackets.Section.MAIN and stage == Stage.MAIN and not tournament.is_elimination:
         players = sorted(set(players) | set(tournament.entries.values_list("pk", flat=True)))
     order = tuple(tournament.tiebreak_order or DEFAULT_ORDER)
-    return compute_standings(players, match_results(tournament, rows), order)
+    table = compute_standings(players, match_results(tournament, rows), order)
+    return first_place_by_seed(table, dict(tournament.entries.values_list("pk", "seed")))
 
 
 def bracket_standings(tournament: Tournament, stage: str) -> list[StandingRow]:

@@ -2,7 +2,13 @@
 
 import pytest
 
-from tournaments.standings import DEFAULT_ORDER, TIEBREAKS, MatchResult, compute_standings
+from tournaments.standings import (
+    DEFAULT_ORDER,
+    TIEBREAKS,
+    MatchResult,
+    compute_standings,
+    first_place_by_seed,
+)
 from tournaments.tiebreaks import median_buchholz
 
 
@@ -81,6 +87,20 @@ def test_head_to_head_before_buchholz_when_ordered_so():
 def test_ties_on_every_criterion_share_a_rank():
     rows = compute_standings([5, 6], [])
     assert [(r.rank, r.player) for r in rows] == [(1, 5), (1, 6)]
+
+
+def test_a_tie_for_first_on_every_criterion_goes_to_the_best_seed_d28():
+    # A three-way cycle: one win each, equal on every tie-break.
+    results = [win(1, 1, 2), win(2, 2, 3), win(3, 3, 1), win(1, 4, 5)]
+    rows = compute_standings([1, 2, 3, 4, 5], results)
+    assert [r.rank for r in rows] == [1, 1, 1, 4, 5]
+    decided = first_place_by_seed(rows, {1: 3, 2: 2, 3: None, 4: 1, 5: 5})
+    assert [(r.rank, r.player) for r in decided] == [(1, 2), (2, 1), (2, 3), (4, 4), (5, 5)]
+
+
+def test_a_single_leader_is_left_as_ranked():
+    rows = compute_standings([1, 2], [win(1, 2, 1)])
+    assert first_place_by_seed(rows, {1: 1, 2: 2}) == rows
 
 
 def test_a_bye_scores_but_is_neither_played_nor_won_and_counts_the_player_as_opponent():
