@@ -53,12 +53,23 @@ def browser() -> Iterator:
 
 
 @pytest.fixture
+def pushed(settings, redis_server, monkeypatch) -> None:
+    """A channel layer on the session's redis-server (pages then name their socket)."""
+    from common import push
+    from config.layers import channel_layer_from_url
+
+    settings.CHANNEL_LAYERS = {"default": channel_layer_from_url(redis_server)}
+    monkeypatch.setattr(push, "_down_until", 0.0)
+
+
+@pytest.fixture
 def new_page(browser) -> Iterator:
-    """``new_page(width, height)`` gives a page of a fresh browser context and its Console."""
+    """``new_page(width, height)`` gives a page of a fresh browser context and its Console;
+    more keywords go to the context (``has_touch=True, is_mobile=True`` for a phone)."""
     contexts = []
 
-    def make(width: int = 1280, height: int = 900):
-        context = browser.new_context(viewport={"width": width, "height": height})
+    def make(width: int = 1280, height: int = 900, **options):
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
         context.set_default_timeout(TIMEOUT)
         contexts.append(context)
         page = context.new_page()

@@ -6,6 +6,7 @@ from django.test import Client
 from django.urls import reverse
 
 TIMEOUT = 10_000  # ms: Playwright's default timeout for the browser tests
+STATE = "/state.json"  # how a match page's state endpoint ends (the page polls it)
 
 
 class Console:
@@ -35,3 +36,30 @@ def logged_in(player: Any) -> Client:
     client = Client()
     client.force_login(player.user)
     return client
+
+
+class Watcher:
+    """A watcher's page (of ``new_page``), with what it requested and the frames its sockets
+    received."""
+
+    def __init__(self, new_page: Any) -> None:
+        self.page, self.console = new_page()
+        self.requests: list[str] = []
+        self.frames: list[str] = []
+        self.sockets: list = []
+        self.page.on("request", lambda request: self.requests.append(request.url))
+        self.page.on("websocket", self._socket)
+
+    def _socket(self, socket: Any) -> None:
+        self.sockets.append(socket)
+        socket.on("framereceived", lambda payload: self.frames.append(payload))
+
+    def wait(self, check: Any, seconds: float = 10) -> None:
+        for _ in range(int(seconds * 20)):
+            if check():
+                return
+            self.page.wait_for_timeout(50)
+        raise AssertionError(f"gave up after {seconds} s; console: {self.console.errors}")
+
+    def polled(self) -> list[str]:
+        return [url for url in self.requests if url.endswith(STATE)]

@@ -6,48 +6,12 @@ once its socket is let in on a later try."""
 import pytest
 from django.http import Http404
 
-from common import push
-from config.layers import channel_layer_from_url
 from games.consumers import MatchConsumer
 from tests.sockets import decide
 from tests.web.asgi_server import asgi_url
+from tests.web.helpers import Watcher
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-STATE = "/state.json"
-
-
-@pytest.fixture
-def pushed(settings, redis_server, monkeypatch):
-    """A channel layer on the session's redis-server (pages then name their socket)."""
-    settings.CHANNEL_LAYERS = {"default": channel_layer_from_url(redis_server)}
-    monkeypatch.setattr(push, "_down_until", 0.0)
-
-
-class Watcher:
-    """A watcher's page, with what it requested and the frames its sockets received."""
-
-    def __init__(self, new_page) -> None:
-        self.page, self.console = new_page()
-        self.requests: list[str] = []
-        self.frames: list[str] = []
-        self.sockets: list = []
-        self.page.on("request", lambda request: self.requests.append(request.url))
-        self.page.on("websocket", self._socket)
-
-    def _socket(self, socket) -> None:
-        self.sockets.append(socket)
-        socket.on("framereceived", lambda payload: self.frames.append(payload))
-
-    def wait(self, check, seconds: float = 10) -> None:
-        for _ in range(int(seconds * 20)):
-            if check():
-                return
-            self.page.wait_for_timeout(50)
-        raise AssertionError(f"gave up after {seconds} s; console: {self.console.errors}")
-
-    def polled(self) -> list[str]:
-        return [url for url in self.requests if url.endswith(STATE)]
 
 
 def test_a_watcher_sees_a_move_pushed_without_polling(pushed, new_page, online_match, artifacts):
