@@ -61,3 +61,25 @@ def play_all(api: Api, pk: int, choose: Chooser = higher_seed, limit: int = 200)
             match_win(api, match["match_id"], choose(match))
             played += 1
     return played
+
+
+def migrate_to(targets):
+    """Migrate the test database to ``targets`` and return the apps of that state (the
+    migration tests build rows with the models as they were)."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+def migrate_to_latest() -> None:
+    """Every migration applied again, for the tests that run after a migration test."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())

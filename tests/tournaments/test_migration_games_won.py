@@ -2,26 +2,20 @@
 not give their score (a whole-match score) as having no game record (docs/decisions.md D27)."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.tournaments.helpers import migrate_to, migrate_to_latest
 
 BEFORE = [("games", "0007_verbose_name_plural"), ("tournaments", "0006_tournamentmatch_missed")]
 AFTER = [("games", "0007_verbose_name_plural"), ("tournaments", "0007_games_won_unknown")]
 
 
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
+migrate = migrate_to
 
 
 @pytest.fixture
 def latest_schema_after():
     yield
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    migrate_to_latest()
 
 
 @pytest.mark.django_db(transaction=True)

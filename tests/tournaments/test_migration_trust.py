@@ -2,27 +2,21 @@
 except matches a plain user created or imported between two other players."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.tournaments.helpers import migrate_to, migrate_to_latest
 
 BEFORE = [("games", "0004_game_cube"), ("tournaments", "0002_tournaments")]
 AFTER = [("games", "0005_match_trust"), ("tournaments", "0003_tournament_rated")]
 
 
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
+migrate = migrate_to
 
 
 @pytest.fixture
 def latest_schema_after():
     """The tests after this one need every migration applied again (OwedTask's table, ...)."""
     yield
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    migrate_to_latest()
 
 
 @pytest.mark.django_db(transaction=True)
