@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from games import services as games_services
 from games.models import ResultReport
@@ -394,11 +395,9 @@ def test_pairing_a_swiss_round_and_printing_it(live_server, new_page, size):
     assert "Table 1" in slip.inner_text()
     assert top.entry_one.player.display_name in slip.inner_text()
     page.emulate_media(media="print")
-    assert not page.locator(".print-toolbar").is_visible(), "the toolbar is not printed"
-    assert (
-        page.locator("[data-pairings]").evaluate("node => getComputedStyle(node).breakAfter")
-        == "page"
-    )
+    # The print styles apply after emulate_media returns: wait for them, never look once.
+    expect(page.locator(".print-toolbar"), "the toolbar is not printed").to_be_hidden()
+    expect(page.locator("[data-pairings]")).to_have_css("break-after", "page")
     assert console.errors == []
 
 

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
+from playwright.sync_api import expect
 from rest_framework.test import APIClient
 
 from players.models import Player
@@ -244,7 +245,7 @@ def test_adding_players_by_search_and_by_name(live_server, new_page, organiser, 
     page.get_by_role("button", name="Enter the new player").click()
     error = page.locator("form[data-new-player] [data-error]")
     error.get_by_text("There is already a player “Marija Dimitrova” (Ohrid Tabla Club).").wait_for()
-    assert page.locator("[data-duplicate]").is_visible()
+    expect(page.locator("[data-duplicate]")).to_be_visible()
     error.get_by_role("button", name="Add that player").click()
     entry_row(page, "Marija Dimitrova").wait_for()
     entered = set(cup.entries.values_list("player__display_name", flat=True))
@@ -281,8 +282,8 @@ def test_a_pasted_list_enters_known_and_new_players(live_server, new_page, organ
     assert "new player" in lines["5"] and "Ohrid Tabla Club" in lines["5"]
     assert "unknown club “No Such Club”" in lines["6"]
     assert "the rating must be a number from 0 to 5000" in lines["7"]
-    assert page.get_by_text("Correct the lines marked in red").is_visible()
-    assert page.locator("[data-list-enter]").is_hidden()
+    expect(page.get_by_text("Correct the lines marked in red")).to_be_visible()
+    expect(page.locator("[data-list-enter]")).to_be_hidden()
 
     area.fill(area.input_value().replace("Dragan, No Such Club\n", "").replace("many", "1500"))
     page.get_by_role("button", name="Check the list").click()

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from games.models import ResultReport
 from tests.tournaments.factories import ClubFactory, PlayerFactory, UserFactory
@@ -303,7 +304,7 @@ def test_a_swiss_of_three_rounds_printed_and_run_from_the_desk(
             assert t.entry_one.player.display_name in slip
             assert f"Table {table.inner_text()}" in slip
         page.emulate_media(media="print")
-        assert page.locator(".print-toolbar").is_hidden()
+        expect(page.locator(".print-toolbar")).to_be_hidden()
         desk.shot(f"print-round-{number}")
         if number == 1:
             pdf = artifacts / f"scenario-{desk.name}-round-1.pdf"

@@ -10,6 +10,7 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
+from playwright.sync_api import expect
 
 from games.engine import PRESETS
 from tests.tournaments.factories import ClubFactory, PlayerFactory, TournamentFactory, UserFactory
@@ -144,12 +145,12 @@ def test_creating_a_swiss_through_the_form(live_server, new_page, trusted, size)
     page.get_by_role("link", name="New tournament").click()
     page.wait_for_url(f"{live_server.url}{NEW}")
     page.fill("input[name=name]", "Thursday Swiss")
-    assert page.locator("input[name=swiss_rounds]").is_hidden()
-    assert page.locator("input[name=third_place]").is_visible()
+    expect(page.locator("input[name=swiss_rounds]")).to_be_hidden()
+    expect(page.locator("input[name=third_place]")).to_be_visible()
     page.select_option("select[name=format]", "swiss")
-    assert page.locator("input[name=swiss_rounds]").is_visible()
-    assert page.locator("input[name=third_place]").is_hidden()
-    assert page.get_by_text("nobody is knocked out").is_visible()
+    expect(page.locator("input[name=swiss_rounds]")).to_be_visible()
+    expect(page.locator("input[name=third_place]")).to_be_hidden()
+    expect(page.get_by_text("nobody is knocked out")).to_be_visible()
     page.select_option("select[name=club]", str(club.pk))
     page.get_by_text("Greek Tavli").click()
     page.fill("input[name=match_length]", "7")
