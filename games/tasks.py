@@ -13,8 +13,9 @@ def ratings_recompute() -> int:
 
 
 @shared_task
-def ratings_update() -> int:
-    return ratings_services.ratings_update()
+def ratings_update(match_id: int | None = None) -> int:
+    """Rate the finished match ``match_id`` (None: every result not rated yet)."""
+    return ratings_services.ratings_update(match_id=match_id)
 
 
 @shared_task

@@ -379,7 +379,7 @@ def _check_participant(match: Match, user: User) -> None:
 
 def match_finished_announce(match: Match) -> None:
     """Tell the apps above that ``match`` is over (the match_finished signal: tournaments records
-    the result), then rate it once the transaction commits (games.services.ratings): the new
-    results only, or everything again when one came out of order."""
+    the result), then rate it once the transaction commits (games.services.ratings): that
+    match and its games, after every result rated before them."""
     match_finished.send(sender=Match, match=match)
-    ratings_enqueue(full=False)
+    ratings_enqueue(match_id=match.pk)

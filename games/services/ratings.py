@@ -1,21 +1,25 @@
 """FIBS ratings: every finished match (overall, variant "") and, per variant, every single game
-is rated in the order the results came in, with a history row per player and result.
+is rated in the order the results were rated, with a history row per player and result.
 
 Only rated matches count (``Match.rated``: both players agreed to the match, or staff or a
-rated tournament entered it; README, "Trust"), with their games. Order: matches by their end
-(the last game's ``finished_at``, else ``updated_at``) then pk; games by ``finished_at`` then
-pk, each variant on its own. Forfeits are not rated.
+rated tournament entered it; README, "Trust"), with their games. Forfeits are not rated.
+
+Order (docs/decisions.md D63): each stream (overall, and each variant) is rated in the order of
+its history's ``sequence``, which is the order in which results were rated; results rated
+together (a match's games, or a recompute's unrated backlog) follow each other by their end (a
+match's last game's ``finished_at``, else ``updated_at``; a game's ``finished_at``) then pk.
+A late report so takes the next number instead of rewriting everybody's history, and the cost of
+rating one match does not grow with the history.
 
 Two ways to get there, with identical results:
 
-* ``ratings_update`` (after each finished match) rates only the results that have no history
-  row yet, starting from each player's latest history row (rating, experience) and continuing
-  the sequence numbers. That equals a full recompute only while the new results come after
-  every rated one, so when an unrated result is older (in that order) than the newest rated
-  result of its stream (overall or its variant), it falls back to ``ratings_recompute``. It
-  writes nothing when everything is rated already.
+* ``ratings_update(match_id=...)`` (after each finished match) rates that match and its games if
+  they have no history row yet, from each player's latest history row (rating, experience),
+  continuing the sequence numbers: a handful of index reads whatever the history holds. Without a
+  match id it rates every result that has none yet (the owed-task and command path).
 * ``ratings_recompute`` (after a corrected result, and hourly from beat as a safety net)
-  deletes the history and rates everything again from 1500, so a changed result is rated anew.
+  deletes the history and rates everything again from 1500 in the same order (rated results by
+  their old sequence, then the unrated ones), so a changed result is rated anew in its place.
 
 Runs follow each other: a recompute locks every player row in pk order; an update locks the
 first of them (so it waits for a recompute and for another update) and then its own players.
@@ -25,12 +29,12 @@ result stays until the next recompute resets it to 1500.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Exists, Max, OuterRef, Q
+from django.db.models import Exists, Max, OuterRef
 from django.db.models.functions import Coalesce
 
 from games.models import Game, Match, RatingHistory
@@ -62,10 +66,11 @@ def ratings_recompute() -> int:
             .order_by("pk")
             .values_list("pk", flat=True)
         )
-        overall, history = _rate("", _match_outcomes())
+        rated = _rated_order()
+        overall, history = _rate("", _in_order(_match_outcomes(), rated.get("", {})))
         by_variant: dict[str, Standing] = {}
         for variant, outcomes in _game_outcomes().items():
-            ratings, rows = _rate(variant, outcomes)
+            ratings, rows = _rate(variant, _in_order(outcomes, rated.get(variant, {})))
             history += rows
             by_variant[variant] = ratings
         RatingHistory.objects.all().delete()
@@ -74,22 +79,19 @@ def ratings_recompute() -> int:
     return len(history) // 2
 
 
-def ratings_update() -> int:
-    """Rate the results not rated yet on top of the stored history, or everything again when
-    one of them is older than a rated result. Returns the number of results rated."""
+def ratings_update(*, match_id: int | None = None) -> int:
+    """Rate the results not rated yet (of the match ``match_id``, or all of them) on top of the
+    stored history. Returns the number of results rated."""
     with transaction.atomic():
         # The first player row is the runs' mutex: a recompute locks it first too.
         Player.objects.select_for_update(no_key=True).order_by("pk").values_list(
             "pk", flat=True
         ).first()
-        matches = _match_outcomes(unrated=True)
-        games = _game_outcomes(unrated=True)
+        matches = _match_outcomes(unrated=True, match_id=match_id)
+        games = _game_outcomes(unrated=True, match_id=match_id)
         if not matches and not games:
             return 0
         streams = {"": matches, **games}
-        newest = {variant: _newest_rated(variant) for variant in streams}
-        if not all(_after(newest[v], outcomes, v) for v, outcomes in streams.items()):
-            return ratings_recompute()
         players = {
             p for outcomes in streams.values() for o in outcomes for p in (o.winner, o.loser)
         }
@@ -105,9 +107,9 @@ def ratings_update() -> int:
             if not outcomes:
                 continue
             involved = {p for o in outcomes for p in (o.winner, o.loser)}
-            last = newest[variant]
-            sequence = 0 if last is None else last[0]
-            rated[variant], rows = _rate(variant, outcomes, _stored(variant, involved), sequence)
+            rated[variant], rows = _rate(
+                variant, outcomes, _stored(variant, involved), _last_sequence(variant)
+            )
             history += rows
         RatingHistory.objects.bulk_create(history)
         overall = rated.pop("", {})
@@ -120,72 +122,71 @@ def ratings_update() -> int:
     return len(history) // 2
 
 
-def _newest_rated(variant: str) -> tuple[int, tuple[Any, ...] | None] | None:
-    """(sequence, ordering key) of the last rated result of a stream; None when none is. The
-    key is read afresh, as a recompute would order by it (None when it cannot be)."""
+def _last_sequence(variant: str) -> int:
+    """The sequence number of a stream's last rated result (0: none), through the (variant,
+    sequence) index."""
     last = (
         RatingHistory.objects.filter(variant=variant)
         .order_by("-sequence")
-        .values("sequence", "match_id", "game_id")
+        .values_list("sequence", flat=True)
         .first()
     )
-    if last is None:
-        return None
-    if variant == "":
-        ended = (
-            Match.objects.filter(pk=last["match_id"])
-            .annotate(ended=Coalesce(Max("games__finished_at"), "updated_at"))
-            .values_list("ended", flat=True)
-            .first()
-        )
-        return last["sequence"], (ended, last["match_id"])
-    finished_at = (
-        Game.objects.filter(pk=last["game_id"]).values_list("finished_at", flat=True).first()
-    )
-    return last["sequence"], (None if finished_at is None else (finished_at, last["game_id"]))
+    return last or 0
 
 
-def _after(
-    newest: tuple[int, tuple[Any, ...] | None] | None, outcomes: Sequence[Outcome], variant: str
-) -> bool:
-    """Whether every unrated result of a stream sorts after its newest rated one."""
-    if newest is None or not outcomes:
-        return True
-    key = newest[1]
-    if key is None or key[0] is None:
-        return False
-    for outcome in outcomes:
-        match, game = outcome.match, outcome.game
-        ended = match.ended if variant == "" else game.finished_at  # type: ignore[union-attr]
-        pk = match.pk if variant == "" else game.pk  # type: ignore[union-attr]
-        if ended is None or (ended, pk) < key:
-            return False
-    return True
+def _rated_order() -> dict[str, dict[int, int]]:
+    """Per stream, the sequence each rated result had: match pk (overall) or game pk -> number."""
+    order: dict[str, dict[int, int]] = {}
+    rows = RatingHistory.objects.values_list("variant", "match_id", "game_id", "sequence")
+    for variant, match_id, game_id, sequence in rows.iterator(chunk_size=5000):
+        order.setdefault(variant, {})[match_id if variant == "" else game_id] = sequence
+    return order
+
+
+def _in_order(outcomes: list[Outcome], rated: dict[int, int]) -> list[Outcome]:
+    """The rated results in their old sequence, then the others in the order given (by end)."""
+
+    def key(item: tuple[int, Outcome]) -> tuple[int, int]:
+        index, outcome = item
+        pk = outcome.match.pk if outcome.game is None else outcome.game.pk
+        sequence = rated.get(pk)
+        return (0, sequence) if sequence is not None else (1, index)
+
+    return [outcome for _, outcome in sorted(enumerate(outcomes), key=key)]
 
 
 def _stored(variant: str, players: set[int]) -> Standing:
-    """Each player's latest history row of a stream and how many rows it has."""
-    counts = {
-        row["player_id"]: (row["count"], row["last"])
-        for row in RatingHistory.objects.filter(variant=variant, player_id__in=players)
-        .values("player_id")
-        .annotate(count=Count("pk"), last=Max("sequence"))
-    }
-    if not counts:
-        return {}
-    latest = Q()
-    for player, (_, last) in counts.items():
-        latest |= Q(player_id=player, sequence=last)
-    return {
-        row.player_id: (Rating(row.rating, row.experience), counts[row.player_id][0])
-        for row in RatingHistory.objects.filter(variant=variant).filter(latest)
-    }
+    """Each player's latest history row of a stream and how many rows it has: one index read a
+    player (the (player, variant, sequence) index, newest first)."""
+    standing: Standing = {}
+    for player in sorted(players):
+        rows = RatingHistory.objects.filter(player_id=player, variant=variant)
+        latest = rows.order_by("-sequence").values_list("rating", "experience").first()
+        if latest is None:
+            continue
+        standing[player] = (Rating(*latest), _count(variant, player, rows))
+    return standing
 
 
-def _match_outcomes(unrated: bool = False) -> list[Outcome]:
+def _count(variant: str, player: int, rows: Any) -> int:
+    """How many results of a stream a player has had rated: stored with the variant's rating
+    (the overall stream keeps no count: nothing reads it)."""
+    if variant == "":
+        return 0
+    games = (
+        VariantRating.objects.filter(player_id=player, variant=variant)
+        .values_list("games", flat=True)
+        .first()
+    )
+    return games if games is not None else int(rows.count())
+
+
+def _match_outcomes(unrated: bool = False, match_id: int | None = None) -> list[Outcome]:
     matches = Match.objects.filter(
         status=Match.Status.FINISHED, winner__isnull=False, rated=True
     )
+    if match_id is not None:
+        matches = matches.filter(pk=match_id)
     if unrated:
         rows = RatingHistory.objects.filter(match=OuterRef("pk"), variant="")
         matches = matches.exclude(Exists(rows))
@@ -205,10 +206,12 @@ def _match_outcomes(unrated: bool = False) -> list[Outcome]:
     ]
 
 
-def _game_outcomes(unrated: bool = False) -> dict[str, list[Outcome]]:
+def _game_outcomes(unrated: bool = False, match_id: int | None = None) -> dict[str, list[Outcome]]:
     games = Game.objects.filter(
         status=Game.Status.FINISHED, result_winner__isnull=False, match__rated=True
     )
+    if match_id is not None:
+        games = games.filter(match_id=match_id)
     if unrated:
         games = games.exclude(Exists(RatingHistory.objects.filter(game=OuterRef("pk"))))
     games = games.select_related("match").order_by("finished_at", "pk")
@@ -306,11 +309,14 @@ def _store_variants(by_variant: dict[str, Standing]) -> None:
     VariantRating.objects.bulk_create(created)
 
 
-def ratings_enqueue(*, full: bool = True) -> None:
-    """Once the current transaction commits, rate the new results (``full=False``: a finished
-    match) or recompute everything (a corrected result). Runs as a Celery task; owed when it
-    cannot be published (games.services.owed): the committed write still stands."""
+def ratings_enqueue(*, match_id: int | None = None) -> None:
+    """Once the current transaction commits, rate the finished match ``match_id``, or recompute
+    everything (no match: a corrected result). Runs as a Celery task; owed when it cannot be
+    published (games.services.owed): the committed write still stands."""
     from games import tasks
     from games.services.owed import task_enqueue_on_commit
 
-    task_enqueue_on_commit(tasks.ratings_recompute if full else tasks.ratings_update)
+    if match_id is None:
+        task_enqueue_on_commit(tasks.ratings_recompute)
+    else:
+        task_enqueue_on_commit(tasks.ratings_update, match_id)

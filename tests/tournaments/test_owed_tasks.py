@@ -129,12 +129,12 @@ def test_publishing_is_configured_to_fail_fast_and_tasks_to_survive_a_killed_wor
 def test_a_result_write_does_not_wait_on_a_refusing_broker_and_owes_its_recomputes(
     cup, dead_broker, publish_times, django_capture_on_commit_callbacks
 ):
-    tournament = cup[0]
+    tournament, first = cup[0], cup[2]
     _, winner = report_win(cup, django_capture_on_commit_callbacks)
 
     assert len(publish_times) == 2 and sum(publish_times) < 0.3  # was 1.5 s of publish retries
     assert owed_rows() == [
-        ("games.tasks.ratings_update", []),
+        ("games.tasks.ratings_update", [first.match_id]),  # rate that match (D63)
         ("tournaments.tasks.standings_recompute", [tournament.pk]),
     ]
     assert wins(tournament, winner) == 0  # committed, but not yet recomputed

@@ -1,6 +1,7 @@
 """Incremental ratings: rating each finished match on top of the stored history gives exactly
-what a from-scratch recompute gives, falls back to the recompute when a result comes in out of
-order, and changes nothing when run again."""
+what a from-scratch recompute gives, also when a result comes in out of order (it is rated
+after the others, docs/decisions.md D63), and changes nothing when run again; its cost does not
+grow with the history."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.engine import Options
@@ -122,7 +124,7 @@ def play_randomly(
             club.finish(match, winner)
             open_.remove((match, score))
             finished += 1
-            service.ratings_update()  # what the match_finished receiver enqueues
+            service.ratings_update(match_id=match.pk)  # what the match_finished receiver enqueues
             updates += 1
     return finished, updates
 
@@ -148,39 +150,77 @@ def test_results_out_of_order_fall_back_and_still_equal_a_full_recompute(seed, f
     assert incremental == recomputed()
 
 
-def test_an_older_result_triggers_the_full_recompute(full_runs):
+def test_a_late_result_is_rated_after_the_others_without_a_recompute(full_runs):
     club = Club(size=3)
     a, b, c = club.players
     for minute, (one, two) in enumerate([(a, b), (b, c), (c, a)], start=1):
         match = club.match(one, two, 1)
         club.game(match, "tabla", one, minute * 10)
         club.finish(match, one)
-        assert service.ratings_update() == 2  # the match and its game
-    assert full_runs == []
+        assert service.ratings_update(match_id=match.pk) == 2  # the match and its game
     late = club.match(a, c, 1)  # reported now, but its game ended before the last rated one
     club.game(late, "tapa", c, 25)
     club.finish(late, c)
-    assert service.ratings_update() == 4 * 2  # everything rated again
-    assert full_runs == [1]
+    assert service.ratings_update(match_id=late.pk) == 2  # only the late match and its game
+    assert full_runs == []
     overall = RatingHistory.objects.filter(variant="").order_by("sequence", "pk")
-    assert list(overall.values_list("match_id", flat=True))[::2][2] == late.pk  # result order
-    assert snapshot() == recomputed()
+    assert list(overall.values_list("match_id", flat=True))[::2][3] == late.pk  # rating order
+    assert snapshot() == recomputed()  # a recompute keeps that order
 
 
-def test_an_older_game_of_one_variant_triggers_the_full_recompute(full_runs):
+def test_an_older_game_of_one_variant_is_rated_after_the_others(full_runs):
     club = Club(size=2)
     a, b = club.players
     first = club.match(a, b, 3)
     club.game(first, "tapa", a, 10)
     club.game(first, "tapa", a, 20)
     club.finish(first, a)
-    service.ratings_update()
+    service.ratings_update(match_id=first.pk)
     second = club.match(b, a, 1)
-    club.game(second, "tapa", b, 15)  # a tapa game older than the last rated tapa game
+    late = club.game(second, "tapa", b, 15)  # a tapa game older than the last rated tapa game
     club.finish(second, b)
-    service.ratings_update()
-    assert full_runs == [1]
+    service.ratings_update(match_id=second.pk)
+    assert full_runs == []
+    assert RatingHistory.objects.get(game=late, player=b).sequence == 3
     assert snapshot() == recomputed()
+
+
+def test_an_update_of_one_match_leaves_the_others_unrated():
+    club = Club(size=4)
+    a, b, c, d = club.players
+    one, two = club.match(a, b, 1), club.match(c, d, 1)
+    for match, winner, minute in ((one, a, 1), (two, c, 2)):
+        club.game(match, "tabla", winner, minute)
+        club.finish(match, winner)
+    assert service.ratings_update(match_id=two.pk) == 2
+    assert set(RatingHistory.objects.values_list("match_id", flat=True)) == {two.pk}
+    assert service.ratings_update(match_id=two.pk) == 0  # rated already
+    assert service.ratings_update() == 2  # the owed path: every result not rated yet
+    assert snapshot() == recomputed()
+
+
+def test_rating_a_match_costs_the_same_whatever_the_history():
+    """A match end reads the stream's last number and each player's latest row by index:
+    the same queries with 2 or 40 results already rated."""
+    club = Club(size=4)
+    a, b, c, d = club.players
+
+    def rated_match(one: Player, two: Player, minute: float) -> Match:
+        match = club.match(one, two, 1)
+        club.game(match, "tabla", one, minute)
+        club.finish(match, one)
+        return match
+
+    service.ratings_update(match_id=rated_match(c, d, 0).pk)  # c and d have a history row each
+    counts = []
+    for history in (2, 40):
+        for minute in range(history):
+            service.ratings_update(match_id=rated_match(a, b, minute).pk)
+        match = rated_match(c, d, 1000 + history)
+        with CaptureQueriesContext(connection) as queries:
+            assert service.ratings_update(match_id=match.pk) == 2
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
 
 
 def test_running_the_update_twice_changes_nothing(full_runs):

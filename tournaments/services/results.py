@@ -155,7 +155,7 @@ def result_correct(
             result=(list(before), [row.winner_id, row.score_one, row.score_two]),
         )
         standings_enqueue(tournament)
-        ratings_enqueue(full=True)
+        ratings_enqueue()
     return row
 
 
