@@ -129,6 +129,13 @@ class Match(models.Model):
                 condition=Q(clock_deadline__isnull=False),
                 name="match_clock_deadline",
             ),
+            # The home page's and the lists' "live", "upcoming" and "recent" reads, newest first.
+            models.Index(fields=["status", "-created_at", "-id"], name="match_status_created"),
+            models.Index(
+                fields=["-updated_at"],
+                condition=Q(status__in=["finished", "forfeited"]),
+                name="match_over_updated",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -350,7 +357,11 @@ class RatingHistory(models.Model):
         db_table = "tournaments_ratinghistory"
         verbose_name_plural = "rating history"
         ordering = ["player", "variant", "sequence"]
-        indexes = [models.Index(fields=["player", "variant", "sequence"])]
+        indexes = [
+            models.Index(fields=["player", "variant", "sequence"]),
+            # A stream's last sequence number, read by every rating update.
+            models.Index(fields=["variant", "-sequence"], name="ratinghistory_stream_last"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.variant or 'overall'} #{self.sequence}: {self.rating:.1f}"
