@@ -544,6 +544,8 @@ class MatchSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_current_game(self, match: Match) -> int | None:
+        if hasattr(match, "current_game_id"):  # annotated by selectors.match_list_with_games
+            return match.current_game_id  # type: ignore[no-any-return]
         game = selectors.current_game(match)
         return game.pk if game else None
 

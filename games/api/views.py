@@ -112,7 +112,7 @@ class MatchListCreateView(generics.ListAPIView, WriteView):
     filterset_class = MatchFilter
 
     def get_queryset(self) -> Any:
-        return selectors.match_list(user=self.request.user).prefetch_related("games")
+        return selectors.match_list_with_games(user=self.request.user)
 
     @extend_schema(responses={200: s.MatchSerializer(many=True), **errors(400, 404)})
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:

@@ -4,9 +4,12 @@ import json
 import random
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from games import selectors as services_selectors
 from games import services
 from games.demo import match_play_random
 from games.models import Game, Match, Turn
@@ -167,3 +170,32 @@ def test_import_rejects_garbage(alice, bob, client_for):
     response = client_for(alice).post(reverse("games:match-import"), body, format="json")
     assert response.status_code == 400 and "line 1" in response.json()["detail"]
     assert APIClient().post(reverse("games:match-import"), body, format="json").status_code == 401
+
+
+def test_the_match_list_costs_the_same_queries_for_5_or_40_matches(alice, bob, organiser):
+    """Each row's games with their players and its current game come in a fixed number of
+    queries (the session, the count, the page, the games): not one or two a row."""
+    client = APIClient()
+    url = reverse("games:match-list")
+
+    def listed(count: int) -> tuple[int, list[dict]]:
+        while Match.objects.count() < count:
+            match = services.match_create(creator=organiser, player_one=alice, player_two=bob)
+            if Match.objects.count() in (2, 4):  # two finished matches, the rest on game 1
+                match_play_random(match=match, rng=random.Random(Match.objects.count()))
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url, {"page_size": 50})
+        assert response.status_code == 200
+        return len(queries), response.json()["results"]
+
+    few, rows = listed(5)
+    many, rows = listed(40)
+    assert few == many <= 4
+    assert len(rows) == 40
+    for row in rows:  # the annotation agrees with the per-match read it replaces
+        match = Match.objects.get(pk=row["id"])
+        current = services_selectors.current_game(match)
+        assert row["current_game"] == (current.pk if current else None)
+        assert [g["white"]["id"] for g in row["games"]] == list(
+            match.games.order_by("number").values_list("white_id", flat=True)
+        )
