@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -73,14 +74,19 @@ def match_state(request: HttpRequest, pk: int) -> JsonResponse:
     return response
 
 
+PLAYER_MATCHES_PAGE = 50  # a player's page lists their matches newest first, 50 a page
+
+
 @require_safe
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = web_selectors.player_visible(pk=pk)
     history = web_selectors.player_rating_history(player)
     chart = line_chart([r for _d, r in history], [d.strftime("%Y-%m-%d") for d, _r in history])
     matches = web_selectors.player_matches(player=player, user=request.user)
-    rows = [_match_row(match, player) for match in matches]
-    return render(request, "games/player.html", {"player": player, "chart": chart, "matches": rows})
+    page = Paginator(matches, PLAYER_MATCHES_PAGE).get_page(request.GET.get("page"))
+    rows = [_match_row(match, player) for match in page]
+    context = {"player": player, "chart": chart, "matches": rows, "page": page}
+    return render(request, "games/player.html", context)
 
 
 # --- context builders: ready-made data for the templates --------------------------------------

@@ -158,20 +158,35 @@ def player_visible(*, pk: int) -> Player:
 
 
 def player_matches(*, player: Player, user: User) -> QuerySet[Match]:
-    return selectors.match_list(user=user).filter(Q(player_one=player) | Q(player_two=player))
+    """The player's matches that ``user`` may read, newest first (to be paginated)."""
+    return (
+        selectors.match_list(user=user)
+        .filter(Q(player_one=player) | Q(player_two=player))
+        .order_by("-created_at", "-id")
+    )
+
+
+CHART_RESULTS = 200  # the rating chart shows a player's last 200 rated matches
 
 
 def player_rating_history(player: Player) -> list[tuple[datetime, float]]:
-    """The player's overall rating after each rated match, starting from where they began."""
-    rows = list(
+    """The player's overall rating after each of their last CHART_RESULTS rated matches,
+    starting from where they stood before the first of them (before their first: when the
+    player was created)."""
+    newest = (
         RatingHistory.objects.filter(player=player, variant="")
-        .order_by("sequence")
+        .order_by("-sequence")
         .values_list("rated_at", "rating", "change")
     )
+    rows = list(newest[: CHART_RESULTS + 1])[::-1]
     if not rows:
         return [(player.created_at, float(player.rating))]
-    first_at, first_rating, first_change = rows[0]
-    start = [(player.created_at, first_rating - first_change)]
+    if len(rows) > CHART_RESULTS:
+        before_at, before_rating, _change = rows.pop(0)
+        start = [(before_at, before_rating)]
+    else:
+        _first_at, first_rating, first_change = rows[0]
+        start = [(player.created_at, first_rating - first_change)]
     return start + [(rated_at, rating) for rated_at, rating, _change in rows]
 
 

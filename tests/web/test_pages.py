@@ -1,16 +1,21 @@
 """The web pages through Django's test client: status, key content, permissions, the live
 state endpoint with ETags, and Macedonian rendering."""
 
+import datetime
 import random
+from typing import Any
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
-from games import services
+from games import services, web_selectors
 from games.demo import game_play_random, match_play_random
-from games.models import Match
+from games.models import Match, RatingHistory
 from tests.games.factories import MatchFactory, PlayerFactory
 from tests.web.helpers import logged_in, match_url
 from tests.web.positions import TAPA_PINS, game_with_position
@@ -130,6 +135,44 @@ def test_player_page_shows_profile_rating_chart_and_matches(online_match, alice)
     assert response.context["chart"]["polyline"]
     assert [row["match"] for row in response.context["matches"]] == [online_match]
     assert b"Rating 1540" in response.content and b'class="chart"' in response.content
+
+
+def test_player_page_lists_50_matches_a_page_in_the_same_queries_whatever_the_history(alice):
+    def page(number: str = "") -> tuple[int, Any]:
+        url = reverse("web:player", kwargs={"pk": alice.pk}) + (f"?page={number}" if number else "")
+        with CaptureQueriesContext(connection) as queries:
+            response = Client().get(url)
+        assert response.status_code == 200
+        return len(queries), response
+
+    MatchFactory.create_batch(3, player_one=alice)
+    few, _ = page()
+    newest = MatchFactory.create_batch(117, player_one=alice)[-1]
+    many, first = page()
+    assert few == many
+    rows = first.context["matches"]
+    assert len(rows) == 50 and rows[0]["match"] == newest  # newest first
+    assert "Page 1 of 3" in first.content.decode() and 'rel="next"' in first.content.decode()
+    _, last = page("3")
+    assert len(last.context["matches"]) == 20 and 'rel="prev"' in last.content.decode()
+    _, odd = page("²")  # not a page number: the first page, never a 500
+    assert odd.context["page"].number == 1
+
+
+def test_the_rating_chart_shows_the_last_200_rated_matches(alice, bob):
+    match = MatchFactory(player_one=alice, player_two=bob)
+    start = timezone.now()
+    RatingHistory.objects.bulk_create(
+        RatingHistory(
+            player=alice, match=match, variant="", sequence=n, rating=1500.0 + n, change=1.0,
+            experience=n, rated_at=start + datetime.timedelta(minutes=n),
+        )  # fmt: skip
+        for n in range(1, 206)
+    )
+    history = web_selectors.player_rating_history(alice)
+    assert len(history) == 201  # where the 200 began, then one point each
+    assert [rating for _at, rating in history[:2]] == [1505.0, 1506.0]
+    assert history[-1] == (start + datetime.timedelta(minutes=205), 1705.0)
 
 
 def test_unknown_player_is_404():
