@@ -1,0 +1,388 @@
+"""Cost as the club's history grows: the same requests over a database holding 1,000 and 100,000
+finished games (issue 20's goal: at the large size every figure within 1.2x of the small one).
+
+For each size the script makes a fresh database (a throw-away SQLite file, or, when
+DATABASE_URL names a PostgreSQL server, a new database ``<name>_scale`` on it, dropped at the
+end), migrates it, fills it with finished rated matches of three games each (every game with
+its turn log: ``--turns`` turns a game) between ``--players`` players by bulk inserts, rates them
+all (``ratings_recompute``: the rating history a club of that size has), then measures, in
+process through Django's test client with token authentication (the middleware included, no
+HTTP server):
+
+- a play: ``POST /api/v1/games/{id}/plays/`` of an online match in progress;
+- a match-ending play: the play that ends a one-point online match (the match's end, its
+  rating and the push hooks run in the request, as they do without a broker);
+- a tournament result: the organiser's ``POST /api/v1/matches/{id}/results/`` ending a match of
+  a 16-player single elimination (the bracket, the standings and the rating follow);
+- the home page ``/``, ``GET /api/v1/matches/`` and the page of the player with the most matches.
+
+Each line prints the number of queries and the median time of ``--repeat`` requests at each size
+and their ratio. Run:
+
+    .venv/bin/python bench/scale.py [--sizes 1000,100000] [--turns 40] [--repeat 7]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tabla .venv/bin/python bench/scale.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import logging
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+UNLIMITED = "1000000/second"
+CHUNK = 5000
+
+
+@dataclass
+class Figure:
+    queries: int
+    seconds: float
+
+
+@contextmanager
+def scratch_database(base_url: str) -> Iterator[str]:
+    """A URL of a new, empty database: a SQLite file, or ``<name>_scale`` on the PostgreSQL
+    server of ``base_url`` (dropped afterwards)."""
+    if not base_url.startswith(("postgres://", "postgresql://")):
+        with tempfile.TemporaryDirectory() as directory:
+            yield f"sqlite:///{directory}/scale.sqlite3"
+        return
+    import psycopg
+
+    head, _, name = base_url.rpartition("/")
+    name = name.split("?")[0]
+    scratch = f"{name}_scale"
+    with psycopg.connect(base_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
+        conn.execute(f'CREATE DATABASE "{scratch}"')
+    try:
+        yield f"{head}/{scratch}"
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        with psycopg.connect(base_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
+
+
+def setup_django(url: str) -> None:
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+    os.environ["DEBUG"] = "0"
+    for scope in ("ANON", "USER", "WRITES"):
+        os.environ[f"THROTTLE_RATE_{scope}"] = UNLIMITED
+    import django
+    from django.conf import settings
+
+    if not settings.configured or not hasattr(setup_django, "done"):
+        django.setup()
+        from django.test.utils import setup_test_environment
+
+        setup_test_environment()  # the test client's host, locmem e-mail
+        logging.getLogger("celery").setLevel(logging.WARNING)  # a line a task otherwise
+        setup_django.done = True  # type: ignore[attr-defined]
+    from django.db import connections
+
+    connections.close_all()
+    settings.DATABASES["default"].update(_database(url))
+    connections["default"].settings_dict.update(_database(url))
+
+
+def _database(url: str) -> dict[str, Any]:
+    import dj_database_url
+
+    parsed = dj_database_url.parse(url)
+    keys = ("NAME", "HOST", "PORT", "USER", "PASSWORD")
+    return {key: parsed[key] for key in keys if key in parsed}
+
+
+def fill(games: int, players: int, turns: int, rng: random.Random) -> None:
+    """``games`` finished games (a third as many rated three-game matches) with their turns."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from games.engine import Options
+    from games.models import VARIANTS, Game, Match, Turn
+    from players.models import Player
+
+    users = get_user_model().objects.bulk_create(
+        get_user_model()(username=f"scale-{i}") for i in range(players)
+    )
+    people = Player.objects.bulk_create(Player(user=u, display_name=u.username) for u in users)
+    organiser = users[0]
+    options = Options().to_json()
+    start = timezone.now() - datetime.timedelta(days=3 * 365)
+    made = 0
+    minute = 0
+    while made < games:
+        count = min(CHUNK // 3, (games - made + 2) // 3)
+        matches = []
+        for _ in range(count):
+            one, two = rng.sample(people[: max(2, players)], 2)
+            matches.append(
+                Match(player_one=one, player_two=two, organiser=organiser, created_by=organiser,
+                      winner=rng.choice((one, two)), target_score=3, options=options,
+                      status=Match.Status.FINISHED, mode=Match.Mode.ONLINE, rated=True,
+                      ended_by=Match.EndedBy.SCORE, score_one=2, score_two=1)
+            )  # fmt: skip
+        matches = Match.objects.bulk_create(matches)
+        rows = []
+        for match in matches:
+            for number, (variant, _) in enumerate(VARIANTS, start=1):
+                minute += 1
+                rows.append(
+                    Game(match=match, number=number, variant=variant, white=match.player_one,
+                         black=match.player_two, position={}, status=Game.Status.FINISHED,
+                         result_winner=rng.choice((match.player_one, match.player_two)),
+                         result_kind="single", result_points=1, ended_by=Game.EndedBy.PLAY,
+                         finished_at=start + datetime.timedelta(minutes=minute))
+                )  # fmt: skip
+        rows = Game.objects.bulk_create(rows)
+        turn_rows = [
+            Turn(game=game, ply=ply, side="wb"[ply % 2], kind="play", dice=[3, 1],
+                 moves=["8/5", "6/5"], position_after={})
+            for game in rows
+            for ply in range(1, turns + 1)
+        ]  # fmt: skip
+        for first in range(0, len(turn_rows), CHUNK):
+            Turn.objects.bulk_create(turn_rows[first : first + CHUNK])
+        made += len(rows)
+
+
+class Scene:
+    """What the measurements act on: players with tokens, a busy player, a cup."""
+
+    def __init__(self, rng: random.Random) -> None:
+        from django.contrib.auth import get_user_model
+        from rest_framework.authtoken.models import Token
+
+        from players.models import Player
+
+        self.rng = rng
+        self.users = [
+            get_user_model().objects.create_user(f"scale-live-{side}", password="x")
+            for side in "ab"
+        ]
+        self.players = [
+            Player.objects.create(user=user, display_name=user.username) for user in self.users
+        ]
+        self.tokens = {u.pk: Token.objects.create(user=u).key for u in self.users}
+        self.organiser = get_user_model().objects.create_user("scale-organiser", password="x")
+        self.organiser.is_staff = True
+        self.organiser.save()
+        self.tokens[self.organiser.pk] = Token.objects.create(user=self.organiser).key
+        self.busiest = (
+            Player.objects.filter(display_name__startswith="scale-").order_by("pk").first()
+        )
+
+    def client(self, user: Any) -> Any:
+        from django.test import Client
+
+        return Client(HTTP_AUTHORIZATION=f"Token {self.tokens[user.pk]}")
+
+    def online_match(self, target: int) -> Any:
+        from games import services
+
+        one, two = self.players
+        return services.match_create(
+            creator=self.organiser, player_one=one, player_two=two, target_score=target
+        )
+
+
+def measure(action: Callable[[], Any]) -> Figure:
+    """The queries and the time of one call of ``action`` (which asserts its own answer)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        began = time.perf_counter()
+        action()
+        elapsed = time.perf_counter() - began
+    return Figure(len(queries), elapsed)
+
+
+def median(figures: list[Figure]) -> Figure:
+    return Figure(
+        max(f.queries for f in figures), statistics.median(f.seconds for f in figures)
+    )
+
+
+def play_request(scene: Scene, game: Any, outcome: Any) -> Callable[[], Any]:
+    from games import selectors
+
+    player = selectors.player_to_move(game)
+    client = scene.client(player.user)
+    url = f"/api/v1/games/{game.pk}/plays/"
+    body = {"ply": game.ply, "moves": outcome.play.to_json()}
+
+    def send() -> None:
+        response = client.post(url, body, content_type="application/json")
+        assert response.status_code == 200, response.content
+
+    return send
+
+
+def roll(game: Any) -> Any:
+    from games import selectors, services
+
+    while selectors.is_roll_due(game):
+        game = services.dice_roll(game=game, player=selectors.player_to_move(game)).game
+    return game
+
+
+def plays(scene: Scene, repeat: int) -> Figure:
+    from games import selectors
+
+    match = scene.online_match(5)
+    figures = []
+    while len(figures) < repeat:
+        game = roll(selectors.current_game(match))
+        options = [o for o in selectors.game_legal_plays(game) if o.result is None]
+        if not options:
+            match = scene.online_match(5)
+            continue
+        figures.append(measure(play_request(scene, game, scene.rng.choice(options))))
+    return median(figures)
+
+
+def match_ending_plays(scene: Scene, repeat: int) -> Figure:
+    from games import selectors, services
+
+    figures = []
+    while len(figures) < repeat:
+        match = scene.online_match(1)
+        game = selectors.current_game(match)
+        while True:
+            game = roll(game)
+            options = selectors.game_legal_plays(game)
+            ending = [o for o in options if o.result is not None]
+            if ending:
+                figures.append(measure(play_request(scene, game, ending[0])))
+                break
+            outcome = scene.rng.choice(options)
+            player = selectors.player_to_move(game)
+            game = services.play_submit(
+                game=game, player=player, ply=game.ply, moves=outcome.play.to_json()
+            ).game
+    return median(figures)
+
+
+def tournament_results(scene: Scene, repeat: int) -> Figure:
+    from players.models import Player
+    from tournaments import services
+    from tournaments.models import TournamentMatch
+
+    cup = services.tournament_create(
+        user=scene.organiser, name="Scale cup", match_length=1, match_mode="over_the_board",
+        format="single_elimination",
+    )  # fmt: skip
+    services.registration_open(tournament=cup, user=scene.organiser)
+    field = Player.objects.filter(display_name__startswith="scale-").order_by("pk")[:16]
+    for player in field:
+        services.entry_register(tournament=cup, user=scene.organiser, player=player)
+    services.tournament_start(tournament=cup, user=scene.organiser)
+    rows = list(
+        TournamentMatch.objects.filter(tournament=cup, match__isnull=False)
+        .select_related("entry_one__player")
+        .order_by("key")
+    )
+    client = scene.client(scene.organiser)
+    figures = []
+    for row in rows[:repeat]:
+        url = f"/api/v1/matches/{row.match_id}/results/"
+        body = {"winner": row.entry_one.player_id, "points": 1}
+
+        def send(url: str = url, body: dict[str, int] = body) -> None:
+            response = client.post(url, body, content_type="application/json")
+            assert response.status_code == 201, response.content
+
+        figures.append(measure(send))
+    return median(figures)
+
+
+def reads(scene: Scene, url: str, repeat: int) -> Figure:
+    from django.test import Client
+
+    client = Client()
+
+    def get() -> None:
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+
+    get()  # warm
+    return median([measure(get) for _ in range(repeat)])
+
+
+def run(url: str, games: int, args: argparse.Namespace) -> dict[str, Figure]:
+    setup_django(url)
+    from django.core.management import call_command
+
+    from games.services import ratings
+
+    call_command("migrate", verbosity=0)
+    rng = random.Random(args.seed)
+    began = time.perf_counter()
+    fill(games, args.players, args.turns, rng)
+    filled = time.perf_counter() - began
+    began = time.perf_counter()
+    ratings.ratings_recompute()
+    rated = time.perf_counter() - began
+    print(f"  {games:,} games: filled in {filled:.0f} s, rated in {rated:.0f} s", flush=True)
+    scene = Scene(rng)
+    busiest = scene.busiest
+    figures = {
+        "a play": plays(scene, args.repeat),
+        "a match-ending play": match_ending_plays(scene, args.repeat),
+        "a tournament result": tournament_results(scene, args.repeat),
+        "home page": reads(scene, "/", args.repeat),
+        "GET /api/v1/matches/": reads(scene, "/api/v1/matches/", args.repeat),
+        "a player's page": reads(scene, f"/players/{busiest.pk}/", args.repeat),
+    }
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1000,100000", help="finished games, comma-separated")
+    parser.add_argument("--players", type=int, default=100)
+    parser.add_argument("--turns", type=int, default=40, help="turns a finished game")
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=20261126)
+    args = parser.parse_args()
+    sizes = [int(size) for size in args.sizes.split(",")]
+    base = os.environ.get("DATABASE_URL", "")
+    print(f"database: {'PostgreSQL' if base.startswith('postgres') else 'SQLite'}")
+    results: dict[int, dict[str, Figure]] = {}
+    for size in sizes:
+        with scratch_database(base) as url:
+            results[size] = run(url, size, args)
+    small, large = sizes[0], sizes[-1]
+    labels = list(results[small])
+    width = max(len(label) for label in labels)
+    head = "".join(f" {f'{size:,} games':>22}" for size in sizes)
+    print(f"{'':{width}}{head}   ratio  goal 1.2x")
+    for label in labels:
+        cells = "".join(
+            f" {results[s][label].queries:5d} q {results[s][label].seconds * 1000:9.1f} ms"
+            for s in sizes
+        )
+        ratio = results[large][label].seconds / results[small][label].seconds
+        print(f"{label:{width}}{cells}   {ratio:5.2f}  {'ok' if ratio <= 1.2 else 'OVER'}")
+
+
+if __name__ == "__main__":
+    main()
