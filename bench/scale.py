@@ -153,7 +153,7 @@ def fill(games: int, players: int, turns: int, rng: random.Random) -> None:
                 )  # fmt: skip
         rows = Game.objects.bulk_create(rows)
         turn_rows = [
-            Turn(game=game, ply=ply, side="wb"[ply % 2], kind="play", dice=[3, 1],
+            Turn(game=game, ply=ply, side="wb"[ply % 2], kind="roll", dice=[3, 1],
                  moves=["8/5", "6/5"], position_after={})
             for game in rows
             for ply in range(1, turns + 1)
