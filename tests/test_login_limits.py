@@ -244,6 +244,7 @@ def test_the_non_test_settings_default_to_a_cache_shared_by_processes():
     assert redis == {
         "BACKEND": "config.cache.FailOpenRedisCache",
         "LOCATION": "redis://127.0.0.1:6379/2",
+        "OPTIONS": {"socket_timeout": 0.25, "socket_connect_timeout": 0.25},  # never a hang
     }
 
 

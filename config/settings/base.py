@@ -254,9 +254,10 @@ CELERY_BEAT_SCHEDULE = {
 
 # Celery when the broker or a worker fails (games/services/owed.py; README, Production).
 # - A publish fails fast instead of retrying for seconds while the request waits: no publish
-#   retries, one connection attempt, short socket timeouts (a broker that swallows packets costs
-#   a timeout, not a hang). The failed task is recorded as owed and run when a worker (re)connects
-#   to the broker, or at the beat's owed-tasks run (every OWED_TASKS_SECONDS, default a minute).
+#   retries, one connection attempt, half-second socket timeouts (a broker that swallows
+#   packets, or a frozen Redis, costs one timeout, not a hang). The failed task is recorded as
+#   owed and run when a worker (re)connects to the broker, or at the beat's owed-tasks run
+#   (every OWED_TASKS_SECONDS, default a minute).
 # - A task is acknowledged after it ran (late acks; one task reserved at a time), so a worker
 #   killed mid-task leaves the task in Redis, which hands it out again once the visibility timeout
 #   has passed; when only a pool process dies, reject-on-worker-lost requeues it at once. The
@@ -269,8 +270,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "max_retries": 0,  # a publish tries to connect once (the worker's own reconnecting differs)
+    # A hung Redis (accepting, never answering) costs one publish this, then owed.py pauses.
     "socket_connect_timeout": 0.5,
-    "socket_timeout": 1.0,
+    "socket_timeout": 0.5,
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 5 * 60),
 }
 CELERY_BEAT_SCHEDULE["owed-tasks-run"] = {
