@@ -205,11 +205,15 @@ REST_FRAMEWORK = {
 # CACHE_URL: redis://host:6379/2 (rediss://, unix://) or file:///path; unset, a directory in
 # /dev/shm (else .cache/django in the project), shared by every process of this machine.
 CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", ""), default_cache_dir(BASE_DIR))}
-# Failed password log-ins allowed per client address and per account (username) in a sliding
-# window; past that 429 with Retry-After, before the password is hashed. 0 failures: no limit.
+# Failed password log-ins allowed per client address, per address and account (username; the
+# lock-out), and per account from any address (a higher ceiling), each in a sliding window; past
+# that 429 with Retry-After, before the password is hashed. 0 failures: no limit. While the
+# cache is unreachable they fail open (docs/decisions.md D51, D53).
 LOGIN_LIMIT_IP_FAILURES = env_int("LOGIN_LIMIT_IP_FAILURES", 20)
 LOGIN_LIMIT_IP_SECONDS = env_int("LOGIN_LIMIT_IP_SECONDS", 10 * 60)
-LOGIN_LIMIT_ACCOUNT_FAILURES = env_int("LOGIN_LIMIT_ACCOUNT_FAILURES", 10)
+LOGIN_LIMIT_PAIR_FAILURES = env_int("LOGIN_LIMIT_PAIR_FAILURES", 10)
+LOGIN_LIMIT_PAIR_SECONDS = env_int("LOGIN_LIMIT_PAIR_SECONDS", 15 * 60)
+LOGIN_LIMIT_ACCOUNT_FAILURES = env_int("LOGIN_LIMIT_ACCOUNT_FAILURES", 100)
 LOGIN_LIMIT_ACCOUNT_SECONDS = env_int("LOGIN_LIMIT_ACCOUNT_SECONDS", 15 * 60)
 AUTHENTICATION_BACKENDS = [
     "config.login_limits.LoginLimitBackend",
