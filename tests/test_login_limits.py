@@ -30,6 +30,13 @@ TOKEN = "/api/v1/auth/token/"
 LOGIN = "/accounts/login/"
 
 
+@pytest.fixture(autouse=True)
+def redis_trusted_again(monkeypatch):
+    """A test's Redis cache is asked, whatever failed in an earlier test (config/cache.py skips
+    Redis for a while after a failure)."""
+    monkeypatch.setattr("config.cache._down_until", 0.0)
+
+
 @pytest.fixture
 def alice(db):
     return UserFactory(username="alice")
