@@ -63,8 +63,8 @@ def test_a_frozen_cache_costs_one_short_timeout_then_nothing(alice, bob, redis_c
         )
     assert response.status_code == 200 and response.json()["token"] == token.key
 
-    assert first[0] < 1.0  # one socket timeout (0.25 s), then Redis is skipped
-    assert write[0] < 0.5 and login[0] < 0.5
+    assert first[0] < 1.5  # one socket timeout (0.25 s), then Redis is skipped
+    assert write[0] < 1.0 and login[0] < 1.0  # before: 20 s and 25 s
     assert Match.objects.filter(pk=written).exists()  # the write stands
 
 
@@ -114,7 +114,7 @@ def test_a_frozen_broker_costs_one_short_timeout_and_the_tasks_are_owed(
             owed.task_enqueue_on_commit(tasks.ratings_update)
         times.extend(took)
 
-    assert times[0] < 1.0  # the socket timeout (0.5 s), then the broker is skipped
+    assert times[0] < 0.95  # the socket timeout (0.5 s; before 1 s), then the broker is skipped
     assert times[1] < 0.1 and times[2] < 0.1
     assert OwedTask.objects.count() == 3  # nothing lost: all owed
 
@@ -127,13 +127,16 @@ def test_a_frozen_channel_layer_never_holds_a_write(alice, bob, redis, settings,
     push.pushes_wait_until_sent(2)  # the sender thread's connection is open
     assert push._down_until == 0.0
 
-    redis.freeze()
     client = APIClient()
     client.force_authenticate(user=alice.user)
     body = {"player_one": alice.pk, "player_two": bob.pk, "start": False}
+    assert client.post(reverse("games:match-list"), body, format="json").status_code == 201
+    push.pushes_wait_until_sent(2)  # a first write, pushed while Redis answers
+
+    redis.freeze()
     with timed() as write:
         response = client.post(reverse("games:match-list"), body, format="json")
-    assert response.status_code == 201 and write[0] < 0.5
+    assert response.status_code == 201 and write[0] < 1.0
     push.send_to_group("match.1", "{}")
     with timed() as waited:
         push.pushes_wait_until_sent(3)
