@@ -12,6 +12,7 @@ import hashlib
 import logging
 import os
 import random
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,6 +27,11 @@ logger = logging.getLogger(__name__)
 
 REDIS_SCHEMES = {"redis", "rediss", "unix"}
 FILE_MAX_ENTRIES = 3000
+# Redis answers a throttle's read in well under a millisecond; a Redis that does not answer in a
+# quarter of a second is taken as down (redis-py's default, 5 s, made every request wait 10 to
+# 45 s on a frozen one). After a failure the cache is not asked for PAUSE_SECONDS.
+REDIS_TIMEOUT_SECONDS = 0.25
+PAUSE_SECONDS = 10.0
 
 
 def cache_from_url(url: str, default_dir: Path) -> dict[str, Any]:
@@ -36,7 +42,14 @@ def cache_from_url(url: str, default_dir: Path) -> dict[str, Any]:
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
     if scheme in REDIS_SCHEMES:
-        return {"BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": url}
+        return {
+            "BACKEND": "config.cache.FailOpenRedisCache",
+            "LOCATION": url,
+            "OPTIONS": {
+                "socket_timeout": REDIS_TIMEOUT_SECONDS,
+                "socket_connect_timeout": REDIS_TIMEOUT_SECONDS,
+            },
+        }
     if scheme == "file":
         if parts.netloc not in {"", "localhost"} or not parts.path.startswith("/"):
             raise ImproperlyConfigured(f"CACHE_URL {url!r}: give an absolute path, file:///...")
@@ -80,46 +93,112 @@ class FileCache(FileBasedCache):
             super()._cull()
 
 
+_down_until = 0.0  # time.monotonic() before which this process does not ask Redis
+
+
+def _down() -> bool:
+    return time.monotonic() < _down_until
+
+
+def _failed(error: RedisError, what: str) -> None:
+    """Note a failed call: log it, and skip Redis for PAUSE_SECONDS (as common/push.py skips a
+    failed channel layer and games/services/owed.py a failed broker)."""
+    global _down_until
+    _down_until = time.monotonic() + PAUSE_SECONDS
+    logger.warning("cache unreachable, %s; not asked for %s s: %s", what, PAUSE_SECONDS, error)
+
+
 class FailOpenRedisCache(RedisCache):
-    """Django's Redis cache that lets requests through while Redis is unreachable: a read
-    answers its default (no count, so no throttle or login limit applies), a write is dropped,
-    and a warning is logged. The cache only holds throttle and login-limit counts, and a Redis
-    outage must not turn every API request into a 500; the limits come back with Redis."""
+    """Django's Redis cache that lets requests through while Redis is unreachable or hung: a
+    read answers its default (no count, so no throttle or login limit applies), a write is
+    dropped, and a warning is logged. Every call is bounded by REDIS_TIMEOUT_SECONDS (the
+    OPTIONS that cache_from_url gives), and after a failure this process skips Redis for
+    PAUSE_SECONDS, so a hung Redis costs one request a quarter of a second every ten seconds,
+    not every request a wait. The cache only holds throttle and login-limit counts, and a Redis
+    outage must not turn every API request into a 500 or a hang; the limits come back with
+    Redis."""
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        if _down():
+            return default
         try:
             return super().get(key, default, version)
         except RedisError as error:
-            logger.warning("cache unreachable, read skipped: %s", error)
+            _failed(error, "read skipped")
             return default
 
     def get_many(self, keys: Any, version: int | None = None) -> dict[Any, Any]:
+        if _down():
+            return {}
         try:
             return dict(super().get_many(keys, version))
         except RedisError as error:
-            logger.warning("cache unreachable, read skipped: %s", error)
+            _failed(error, "read skipped")
             return {}
+
+    def has_key(self, key: Any, version: int | None = None) -> bool:
+        if _down():
+            return False
+        try:
+            return bool(super().has_key(key, version))
+        except RedisError as error:
+            _failed(error, "read skipped")
+            return False
 
     def set(
         self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
     ) -> None:
+        if _down():
+            return
         try:
             super().set(key, value, timeout, version)
         except RedisError as error:
-            logger.warning("cache unreachable, write dropped: %s", error)
+            _failed(error, "write dropped")
+
+    def set_many(
+        self, data: dict[Any, Any], timeout: Any = DEFAULT_TIMEOUT, version: Any = None
+    ) -> list[Any]:
+        if _down():
+            return list(data)
+        try:
+            return list(super().set_many(data, timeout, version))
+        except RedisError as error:
+            _failed(error, "write dropped")
+            return list(data)
 
     def add(
         self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
     ) -> bool:
+        if _down():
+            return False
         try:
             return bool(super().add(key, value, timeout, version))
         except RedisError as error:
-            logger.warning("cache unreachable, write dropped: %s", error)
+            _failed(error, "write dropped")
+            return False
+
+    def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> bool:
+        if _down():
+            return False
+        try:
+            return bool(super().touch(key, timeout, version))
+        except RedisError as error:
+            _failed(error, "write dropped")
             return False
 
     def delete(self, key: Any, version: int | None = None) -> bool:
+        if _down():
+            return False
         try:
             return bool(super().delete(key, version))
         except RedisError as error:
-            logger.warning("cache unreachable, delete dropped: %s", error)
+            _failed(error, "delete dropped")
             return False
+
+    def delete_many(self, keys: Any, version: int | None = None) -> None:
+        if _down():
+            return
+        try:
+            super().delete_many(keys, version)
+        except RedisError as error:
+            _failed(error, "delete dropped")

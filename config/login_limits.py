@@ -1,20 +1,31 @@
-"""Failed-login limits per client address and per account, counted in the shared cache.
+"""Failed-login limits per client address, per address and account, and per account, counted in
+the shared cache.
 
 Every password log-in (the API token at /api/v1/auth/token/, the web form at /accounts/login/,
 the admin's) goes through django.contrib.auth's ``authenticate()``. ``LoginLimitBackend`` comes
-first in AUTHENTICATION_BACKENDS: while the address or the account is over its limit it refuses at
-once, before ModelBackend looks the user up and hashes the password, so a refused attempt costs
-one cache read. Each failure that was checked (the ``user_login_failed`` signal) is counted for
-the address and for the account: ``LOGIN_LIMIT_IP_FAILURES`` failures in
-``LOGIN_LIMIT_IP_SECONDS``, ``LOGIN_LIMIT_ACCOUNT_FAILURES`` in ``LOGIN_LIMIT_ACCOUNT_SECONDS``
-(0 failures turns a limit off). Successful log-ins are not counted, and refused attempts are not
+first in AUTHENTICATION_BACKENDS: while a limit is reached it refuses at once, before ModelBackend
+looks the user up and hashes the password, so a refused attempt costs one cache read. Each
+failure that was checked (the ``user_login_failed`` signal) is counted three times:
+
+- per address, any username: ``LOGIN_LIMIT_IP_FAILURES`` in ``LOGIN_LIMIT_IP_SECONDS`` (one
+  address guessing many accounts);
+- per address and account, the lock-out: ``LOGIN_LIMIT_PAIR_FAILURES`` in
+  ``LOGIN_LIMIT_PAIR_SECONDS``. Usernames are public (organisers are named on their tournaments),
+  so a lock-out keyed by the account alone let anyone keep an organiser out with ten wrong
+  passwords; keyed by the pair, as django-axes does, it locks out the guesser only;
+- per account, any address: ``LOGIN_LIMIT_ACCOUNT_FAILURES`` in ``LOGIN_LIMIT_ACCOUNT_SECONDS``, a
+  ceiling well above the lock-out against guessing from many addresses (which also means that
+  whoever guesses from that many addresses can still keep the account out).
+
+0 failures turns a limit off. Successful log-ins are not counted, and refused attempts are not
 counted either, so a limit lifts at the latest one window after the last failure it let through.
 
 The window slides: the cache keeps, per key, the times of the last N failures. Accounts are keyed
 by the submitted username, NFKC-normalised and case-folded; addresses by ``client_address``
 (IPv6 by its /64, which one client usually holds whole). Reads and writes are not atomic, so
 attempts in flight at the same moment in several workers may each pass one check: the overshoot
-is at most the number of concurrent requests.
+is at most the number of concurrent requests. While the cache is unreachable (config/cache.py)
+the limits fail open: nothing is read, so nothing is refused, and nothing is counted.
 """
 
 from __future__ import annotations
@@ -98,6 +109,10 @@ def ip_limit() -> Limit:
     return Limit(settings.LOGIN_LIMIT_IP_FAILURES, settings.LOGIN_LIMIT_IP_SECONDS)
 
 
+def pair_limit() -> Limit:
+    return Limit(settings.LOGIN_LIMIT_PAIR_FAILURES, settings.LOGIN_LIMIT_PAIR_SECONDS)
+
+
 def account_limit() -> Limit:
     return Limit(settings.LOGIN_LIMIT_ACCOUNT_FAILURES, settings.LOGIN_LIMIT_ACCOUNT_SECONDS)
 
@@ -116,7 +131,9 @@ def _limits(request: Any, username: str | None) -> list[tuple[str, Limit]]:
     )
     limits = [(f"login-failures:ip:{address}", ip_limit())]
     if username:
-        limits.append((f"login-failures:account:{account_key(username)}", account_limit()))
+        account = account_key(username)
+        limits.append((f"login-failures:pair:{address}:{account}", pair_limit()))
+        limits.append((f"login-failures:account:{account}", account_limit()))
     return [(key, limit) for key, limit in limits if limit.failures > 0]
 
 
@@ -148,7 +165,8 @@ def _username(credentials: dict[str, Any]) -> str | None:
 
 class LoginLimitBackend:
     """Authenticates no one: refuses (PermissionDenied stops authenticate() trying the next
-    backends) while the request's address or the username is over its limit. It has no
+    backends) while the request's address, the address with the username, or the username is
+    over its limit. It has no
     get_user, so Django never picks it to keep a session (force_login takes the first backend
     with one), and no permission methods."""
 

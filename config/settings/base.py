@@ -6,6 +6,7 @@ from pathlib import Path
 import dj_database_url
 
 from config.cache import cache_from_url, default_cache_dir
+from config.database import postgresql_bounded, query_deadline
 from config.layers import channel_layer_from_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -93,13 +94,36 @@ TEMPLATES = [
 
 # Database: DATABASE_URL, e.g. postgres://user:password@host:5432/tabla
 
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("CONN_MAX_AGE", 60),
-        conn_health_checks=True,
-    ),
-}
+# PostgreSQL's waits are bounded (config/postgresql_bounded, docs/decisions.md D52), so a hung
+# server answers 503 in seconds like a stopped one: DATABASE_CONNECT_TIMEOUT to connect,
+# DATABASE_STATEMENT_TIMEOUT / DATABASE_LOCK_TIMEOUT (the server's statement_timeout and
+# lock_timeout), all in seconds, 0: unbounded. The client itself gives up on a call after
+# DATABASE_QUERY_DEADLINE seconds (default: the statement timeout plus one) and drops the
+# connection; the server may be frozen and never act on its own timeout.
+DATABASE_CONNECT_TIMEOUT = env_int("DATABASE_CONNECT_TIMEOUT", 3)
+DATABASE_STATEMENT_TIMEOUT = env_int("DATABASE_STATEMENT_TIMEOUT", 5)
+DATABASE_LOCK_TIMEOUT = env_int("DATABASE_LOCK_TIMEOUT", 3)
+DATABASE_QUERY_DEADLINE = query_deadline(
+    DATABASE_STATEMENT_TIMEOUT,
+    float(os.environ["DATABASE_QUERY_DEADLINE"])
+    if os.environ.get("DATABASE_QUERY_DEADLINE")
+    else None,
+)
+
+
+def database_from_env(**defaults: object) -> dict[str, object]:
+    """DATABASE_URL's database, its PostgreSQL waits bounded as above."""
+    return postgresql_bounded(
+        dj_database_url.config(
+            conn_max_age=env_int("CONN_MAX_AGE", 60), conn_health_checks=True, **defaults
+        ),
+        DATABASE_CONNECT_TIMEOUT,
+        DATABASE_STATEMENT_TIMEOUT,
+        DATABASE_LOCK_TIMEOUT,
+    )
+
+
+DATABASES = {"default": database_from_env(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent requests (gunicorn workers and threads) queue for SQLite's write lock instead
     # of failing with "database is locked": transactions take it at BEGIN, in turn
@@ -181,11 +205,15 @@ REST_FRAMEWORK = {
 # CACHE_URL: redis://host:6379/2 (rediss://, unix://) or file:///path; unset, a directory in
 # /dev/shm (else .cache/django in the project), shared by every process of this machine.
 CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", ""), default_cache_dir(BASE_DIR))}
-# Failed password log-ins allowed per client address and per account (username) in a sliding
-# window; past that 429 with Retry-After, before the password is hashed. 0 failures: no limit.
+# Failed password log-ins allowed per client address, per address and account (username; the
+# lock-out), and per account from any address (a higher ceiling), each in a sliding window; past
+# that 429 with Retry-After, before the password is hashed. 0 failures: no limit. While the
+# cache is unreachable they fail open (docs/decisions.md D51, D53).
 LOGIN_LIMIT_IP_FAILURES = env_int("LOGIN_LIMIT_IP_FAILURES", 20)
 LOGIN_LIMIT_IP_SECONDS = env_int("LOGIN_LIMIT_IP_SECONDS", 10 * 60)
-LOGIN_LIMIT_ACCOUNT_FAILURES = env_int("LOGIN_LIMIT_ACCOUNT_FAILURES", 10)
+LOGIN_LIMIT_PAIR_FAILURES = env_int("LOGIN_LIMIT_PAIR_FAILURES", 10)
+LOGIN_LIMIT_PAIR_SECONDS = env_int("LOGIN_LIMIT_PAIR_SECONDS", 15 * 60)
+LOGIN_LIMIT_ACCOUNT_FAILURES = env_int("LOGIN_LIMIT_ACCOUNT_FAILURES", 100)
 LOGIN_LIMIT_ACCOUNT_SECONDS = env_int("LOGIN_LIMIT_ACCOUNT_SECONDS", 15 * 60)
 AUTHENTICATION_BACKENDS = [
     "config.login_limits.LoginLimitBackend",
@@ -254,9 +282,10 @@ CELERY_BEAT_SCHEDULE = {
 
 # Celery when the broker or a worker fails (games/services/owed.py; README, Production).
 # - A publish fails fast instead of retrying for seconds while the request waits: no publish
-#   retries, one connection attempt, short socket timeouts (a broker that swallows packets costs
-#   a timeout, not a hang). The failed task is recorded as owed and run when a worker (re)connects
-#   to the broker, or at the beat's owed-tasks run (every OWED_TASKS_SECONDS, default a minute).
+#   retries, one connection attempt, half-second socket timeouts (a broker that swallows
+#   packets, or a frozen Redis, costs one timeout, not a hang). The failed task is recorded as
+#   owed and run when a worker (re)connects to the broker, or at the beat's owed-tasks run
+#   (every OWED_TASKS_SECONDS, default a minute).
 # - A task is acknowledged after it ran (late acks; one task reserved at a time), so a worker
 #   killed mid-task leaves the task in Redis, which hands it out again once the visibility timeout
 #   has passed; when only a pool process dies, reject-on-worker-lost requeues it at once. The
@@ -269,8 +298,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "max_retries": 0,  # a publish tries to connect once (the worker's own reconnecting differs)
+    # A hung Redis (accepting, never answering) costs a publish this, then the pause above.
     "socket_connect_timeout": 0.5,
-    "socket_timeout": 1.0,
+    "socket_timeout": 0.5,
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 5 * 60),
 }
 CELERY_BEAT_SCHEDULE["owed-tasks-run"] = {

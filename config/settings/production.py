@@ -17,12 +17,7 @@ require_allowed_hosts(ALLOWED_HOSTS)
 
 if not os.environ.get("DATABASE_URL"):
     raise ImproperlyConfigured("Set the DATABASE_URL environment variable for production.")
-DATABASES = {
-    "default": dj_database_url.config(
-        conn_max_age=env_int("CONN_MAX_AGE", 60),
-        conn_health_checks=True,
-    ),
-}
+DATABASES = {"default": database_from_env()}
 
 # HTTPS. SECURE_COOKIES=0 only for a deployment that is served over plain HTTP.
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
