@@ -83,6 +83,7 @@ def setup_django(url: str) -> None:
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
     os.environ["DEBUG"] = "0"
+    os.environ.setdefault("DATABASE_STATEMENT_TIMEOUT", "0")  # the fill's and recompute's inserts
     for scope in ("ANON", "USER", "WRITES"):
         os.environ[f"THROTTLE_RATE_{scope}"] = UNLIMITED
     import django
