@@ -30,7 +30,6 @@ import datetime
 import logging
 import os
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -51,6 +50,7 @@ CHUNK = 5000
 class Figure:
     queries: int
     seconds: float
+    slowest: list[tuple[float, str]]
 
 
 @contextmanager
@@ -213,13 +213,13 @@ def measure(action: Callable[[], Any]) -> Figure:
         began = time.perf_counter()
         action()
         elapsed = time.perf_counter() - began
-    return Figure(len(queries), elapsed)
+    timed = sorted(((float(q["time"]), q["sql"]) for q in queries.captured_queries), reverse=True)
+    return Figure(len(queries), elapsed, timed[:3])
 
 
 def median(figures: list[Figure]) -> Figure:
-    return Figure(
-        max(f.queries for f in figures), statistics.median(f.seconds for f in figures)
-    )
+    middle = sorted(figures, key=lambda f: f.seconds)[len(figures) // 2]
+    return Figure(max(f.queries for f in figures), middle.seconds, middle.slowest)
 
 
 def play_request(scene: Scene, game: Any, outcome: Any) -> Callable[[], Any]:
@@ -363,6 +363,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=40, help="turns a finished game")
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--seed", type=int, default=20261126)
+    parser.add_argument("--slowest", action="store_true", help="print each one's slowest queries")
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
     base = os.environ.get("DATABASE_URL", "")
@@ -383,6 +384,11 @@ def main() -> None:
         )
         ratio = results[large][label].seconds / results[small][label].seconds
         print(f"{label:{width}}{cells}   {ratio:5.2f}  {'ok' if ratio <= 1.2 else 'OVER'}")
+    if args.slowest:
+        for label in labels:
+            print(f"\n{label}: the slowest queries at {large:,} games")
+            for seconds, sql in results[large][label].slowest:
+                print(f"  {seconds * 1000:7.1f} ms  {sql[:400]}")
 
 
 if __name__ == "__main__":

@@ -129,7 +129,9 @@ class Match(models.Model):
                 condition=Q(clock_deadline__isnull=False),
                 name="match_clock_deadline",
             ),
-            # The home page's and the lists' "live", "upcoming" and "recent" reads, newest first.
+            # The lists' newest-first reads (the API's, a status's on the home page), and
+            # "recent" on the home page.
+            models.Index(fields=["-created_at", "-id"], name="match_created"),
             models.Index(fields=["status", "-created_at", "-id"], name="match_status_created"),
             models.Index(
                 fields=["-updated_at"],
