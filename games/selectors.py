@@ -62,6 +62,23 @@ def is_organiser(user: User, match: Match) -> bool:
     return organises_elsewhere(user, match)
 
 
+# Why a player of a match never decides it, as organiser or staff (docs/decisions.md D39).
+PARTY_DECIDES = "you play in this match: a co-organiser or staff decides it"
+
+
+def plays_in(user: User, match: Match) -> bool:
+    """Whether ``user``'s own player is one of the two players of ``match``."""
+    player = player_for(user)
+    return player is not None and player.pk in (match.player_one_id, match.player_two_id)
+
+
+def may_decide(user: User, match: Match) -> bool:
+    """Whether ``user`` may decide ``match`` as its organiser (settle a report, declare a
+    forfeit, correct the result): an organiser, staff included, who does not play in it
+    (docs/decisions.md D39)."""
+    return is_organiser(user, match) and not plays_in(user, match)
+
+
 def is_participant(user: User, match: Match, you: Player | None) -> bool:
     """Whether ``user`` (whose player is ``you``) is one of the two players of ``match`` or its
     organiser (staff included): who may start, report or resign (README, "Trust")."""

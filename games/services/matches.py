@@ -315,8 +315,7 @@ def match_forfeit(*, match: Match, user: User, loser: Player) -> Match:
         if locked is None:
             raise ConflictError(f"match {match.pk} no longer exists")
         match = locked
-        if not selectors.is_organiser(user, match):
-            raise NotAllowedError("only the match's organiser may declare a forfeit")
+        check_decider(user, match, "declare a forfeit")
         if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
             raise ConflictError(f"the match is already over ({match.status})")
         if loser.pk not in (match.player_one_id, match.player_two_id):
@@ -326,6 +325,37 @@ def match_forfeit(*, match: Match, user: User, loser: Player) -> Match:
             match, winner=winner, status=Match.Status.FORFEITED, ended_by=Match.EndedBy.FORFEIT
         )
     return match
+
+
+def match_concede(*, match: Match, user: User) -> Match:
+    """``user``'s own player gives ``match`` up (withdrawing from a tournament): the opponent
+    wins by forfeit, as in ``match_forfeit``. Nobody concedes for someone else."""
+    with transaction.atomic():
+        locked = match_locked(match.pk)
+        if locked is None:
+            raise ConflictError(f"match {match.pk} no longer exists")
+        match = locked
+        player = selectors.player_for(user)
+        if player is None or player.pk not in (match.player_one_id, match.player_two_id):
+            raise NotAllowedError("only a player of the match may give it up")
+        if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
+            raise ConflictError(f"the match is already over ({match.status})")
+        winner = match.player_two if player.pk == match.player_one_id else match.player_one
+        match_end_early(
+            match, winner=winner, status=Match.Status.FORFEITED, ended_by=Match.EndedBy.FORFEIT
+        )
+    return match
+
+
+def check_decider(user: User, match: Match, what: str) -> None:
+    """Refuse (403) anyone but an organiser of ``match`` (staff included) who does not play in
+    it: a party to a match never settles its reports, forfeits it or corrects it, even as its
+    organiser; a co-organiser or staff does (docs/decisions.md D39). ``what`` names the action
+    ("declare a forfeit")."""
+    if not selectors.is_organiser(user, match):
+        raise NotAllowedError(f"only the match's organiser may {what}")
+    if selectors.plays_in(user, match):
+        raise NotAllowedError(selectors.PARTY_DECIDES)
 
 
 def match_locked(pk: int) -> Match | None:

@@ -189,6 +189,42 @@ def test_the_organiser_of_a_staff_match_reports_at_once_and_may_forfeit(
     assert response.status_code == 200 and response.json()["status"] == "forfeited"
 
 
+def test_staff_who_play_in_a_match_neither_override_nor_forfeit_it(alice, bob, client_for):
+    """docs/decisions.md D39: a party to a match never decides it, staff included; other staff
+    do. Their own report waits for the opponent like anyone's."""
+    player_staff = UserFactory(username="playing-staff", is_staff=True)
+    own = PlayerFactory(user=player_staff, display_name="Staff Player")
+    board = challenge(client_for(player_staff), own, bob, mode="over_the_board")
+    assert board["status"] == "in_progress", "staff's match starts at once"
+    report = {"scope": "match", "score_one": 5, "score_two": 0}
+    pending = client_for(player_staff).post(url("result-list", board["id"]), report, format="json")
+    assert pending.status_code == 201 and pending.json()["status"] == "pending"
+    rid = pending.json()["id"]
+    assert client_for(bob).post(url("result-dispute", board["id"], rid=rid)).status_code == 200
+
+    refused = [
+        client_for(player_staff).post(url("result-override", board["id"], rid=rid), report,
+                                      format="json"),
+        client_for(player_staff).post(url("result-confirm", board["id"], rid=rid)),
+        client_for(player_staff).post(url("match-forfeit", board["id"]), {"loser": bob.pk},
+                                      format="json"),
+    ]  # fmt: skip
+    for response in refused:
+        assert response.status_code == 403
+        assert response.json()["detail"] == (
+            "you play in this match: a co-organiser or staff decides it"
+        )
+    assert Match.objects.get(pk=board["id"]).status == "in_progress"
+
+    other_staff = UserFactory(username="other-staff", is_staff=True)
+    decision = {"scope": "match", "score_one": 0, "score_two": 5}
+    response = client_for(other_staff).post(
+        url("result-override", board["id"], rid=rid), decision, format="json"
+    )
+    assert response.status_code == 200
+    assert Match.objects.get(pk=board["id"]).winner == bob
+
+
 # --- importing ---------------------------------------------------------------------------------
 
 

@@ -294,7 +294,9 @@ def entry_check_in(*, entry: Entry, user: User) -> Entry:
 def entry_withdraw(*, entry: Entry, user: User) -> Entry:
     """Withdraw an entry. Once the tournament runs, its remaining matches become forfeits
     (those not yet drawn are forfeited when their opponent is known), and a Swiss that the
-    players left can no longer pair ends after the rounds played (docs/decisions.md D29)."""
+    players left can no longer pair ends after the rounds played (docs/decisions.md D29). An
+    organiser who plays one of those matches withdraws nobody from it: that would win it for
+    them, so a co-organiser or staff does (D39)."""
     from tournaments.services import formats
 
     _check_self_or_organiser(entry, user)
@@ -308,9 +310,12 @@ def entry_withdraw(*, entry: Entry, user: User) -> Entry:
         audit(tournament, user, "withdraw", entry=(str(entry.player), None))
         if tournament.status == Status.RUNNING:
             for tournament_match in selectors.open_matches_of(entry):
-                games_services.match_forfeit(
-                    match=tournament_match.match, user=tournament.created_by, loser=entry.player
-                )
+                if entry.player.belongs_to(user):  # a player withdrawing, organiser or not
+                    games_services.match_concede(match=tournament_match.match, user=user)
+                else:  # refused to an organiser who plays the entry (D39)
+                    games_services.match_forfeit(
+                        match=tournament_match.match, user=user, loser=entry.player
+                    )
             formats.swiss_end_check(locked(tournament))  # the forfeits may have moved it on
     return entry
 
