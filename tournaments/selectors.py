@@ -49,6 +49,20 @@ def organises_match(user: User, match: Match) -> bool:
     ).exists()
 
 
+def organises_player(user: User, player: Player) -> bool:
+    """Whether ``user`` organises (created or co-organises) a tournament ``player`` entered, or
+    one of the player's club: they look after the player (players.selectors.organises_player,
+    docs/decisions.md D55)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    where = Q(entries__player=player)
+    if player.club_id is not None:
+        where |= Q(club_id=player.club_id)
+    return Tournament.objects.filter(where).filter(
+        Q(created_by=user) | Q(organisers=user)
+    ).exists()
+
+
 def tournament_list() -> QuerySet[Tournament]:
     return (
         Tournament.objects.select_related("club")
