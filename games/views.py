@@ -76,7 +76,7 @@ def match_state(request: HttpRequest, pk: int) -> JsonResponse:
 @require_safe
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = web_selectors.player_visible(pk=pk)
-    history = web_selectors.player_rating_history(player)
+    history = web_selectors.player_rating_history(player, user=request.user)
     chart = line_chart([r for _d, r in history], [d.strftime("%Y-%m-%d") for d, _r in history])
     matches = web_selectors.player_matches(player=player, user=request.user)
     rows = [_match_row(match, player) for match in matches]

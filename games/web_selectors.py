@@ -161,10 +161,13 @@ def player_matches(*, player: Player, user: User) -> QuerySet[Match]:
     return selectors.match_list(user=user).filter(Q(player_one=player) | Q(player_two=player))
 
 
-def player_rating_history(player: Player) -> list[tuple[datetime, float]]:
-    """The player's overall rating after each rated match, starting from where they began."""
+def player_rating_history(player: Player, *, user: User) -> list[tuple[datetime, float]]:
+    """The player's overall rating after each rated match ``user`` may read (a private match
+    only for its players, its organiser and staff, as ``selectors.match_list``), starting from
+    where they began."""
+    visible = selectors.match_list(user=user).values("pk")
     rows = list(
-        RatingHistory.objects.filter(player=player, variant="")
+        RatingHistory.objects.filter(player=player, variant="", match__in=visible)
         .order_by("sequence")
         .values_list("rated_at", "rating", "change")
     )
