@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 
 from games import clock, dice, replay
@@ -205,12 +206,16 @@ class Desk:
     player: Player | None
     may_enter_players: bool
     awaiting: list[Awaiting]
+    awaiting_count: int
 
 
 def desk_for(user: User) -> Desk:
+    """What waits for ``user``: the first ME_AWAITING_LIMIT of the matches waiting, oldest
+    first, and how many there are in all (docs/decisions.md D54)."""
     player = player_for(user)
     awaiting = matches_awaiting(player) if player is not None else []
-    return Desk(user, player, may_enter_players(user), awaiting)
+    limit = settings.ME_AWAITING_LIMIT
+    return Desk(user, player, may_enter_players(user), awaiting[:limit], len(awaiting))
 
 
 def matches_awaiting(player: Player) -> list[Awaiting]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
@@ -157,20 +159,50 @@ def match_propose(
             f"player {opponent.pk} has no account, so cannot accept a challenge; an organiser "
             "enters matches against players without an account"
         )
-    return match_create(
-        creator=user,
-        player_one=player_one,
-        player_two=player_two,
-        target_score=target_score,
-        options=options,
-        mode=mode,
-        is_public=is_public,
-        start=start,
-        auto_roll=auto_roll,
-        invitation=True,
-        clock=clock,
-        claim_after_hours=claim_after_hours,
+    with transaction.atomic():
+        _check_pending_challenges(user, player, opponent)
+        return match_create(
+            creator=user,
+            player_one=player_one,
+            player_two=player_two,
+            target_score=target_score,
+            options=options,
+            mode=mode,
+            is_public=is_public,
+            start=start,
+            auto_roll=auto_roll,
+            invitation=True,
+            clock=clock,
+            claim_after_hours=claim_after_hours,
+        )
+
+
+def _check_pending_challenges(user: User, player: Player, opponent: Player) -> None:
+    """Refuse (409) a challenge beyond the challenges waiting for an answer that one player may
+    send (CHALLENGES_PENDING_PER_CHALLENGER) or be sent (CHALLENGES_PENDING_PER_PLAYER): a
+    flood of them would fill the opponent's /me/ and challenge list (docs/decisions.md D54).
+    The two players' rows are locked (in id order), so two challenges at once count each
+    other."""
+    list(Player.objects.select_for_update().filter(pk__in=[player.pk, opponent.pk]).order_by("pk"))
+    invited = Match.objects.filter(status=Match.Status.INVITED)
+    sent = invited.filter(created_by=user).count()
+    if sent >= settings.CHALLENGES_PENDING_PER_CHALLENGER:
+        raise ConflictError(
+            f"you have {sent} challenges waiting for an answer, the most one player may send "
+            f"(CHALLENGES_PENDING_PER_CHALLENGER = {settings.CHALLENGES_PENDING_PER_CHALLENGER})"
+            "; call one off or wait for the answers"
+        )
+    received = (
+        invited.filter(Q(player_one=opponent) | Q(player_two=opponent))
+        .exclude(created_by_id=opponent.user_id)
+        .count()
     )
+    if received >= settings.CHALLENGES_PENDING_PER_PLAYER:
+        raise ConflictError(
+            f"player {opponent.pk} has {received} challenges waiting for an answer, the most one "
+            f"player may be sent (CHALLENGES_PENDING_PER_PLAYER = "
+            f"{settings.CHALLENGES_PENDING_PER_PLAYER}); try again once they have answered"
+        )
 
 
 def match_accept(*, match: Match, user: User) -> Match:

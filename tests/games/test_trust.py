@@ -118,6 +118,38 @@ def test_either_player_may_call_a_challenge_off(alice, bob, stranger, client_for
     assert client_for(bob).post(decline).status_code == 409
 
 
+def test_pending_challenges_are_bounded_per_challenger_and_per_challenged_player(
+    alice, bob, client_for, settings
+):
+    """Issue 19: nothing bounded the challenges waiting for an answer (docs/decisions.md D54).
+    A refusal is a 409 naming the limit; a challenge answered or called off frees its place."""
+    settings.CHALLENGES_PENDING_PER_CHALLENGER = 2
+    settings.CHALLENGES_PENDING_PER_PLAYER = 3
+    first = challenge(client_for(alice), alice, bob)
+    challenge(client_for(alice), alice, PlayerFactory())
+    response = client_for(alice).post(
+        MATCHES, {"player_one": alice.pk, "player_two": bob.pk}, format="json"
+    )
+    assert response.status_code == 409
+    assert "CHALLENGES_PENDING_PER_CHALLENGER = 2" in response.json()["detail"]
+    client_for(alice).post(url("match-decline", first["id"]))
+    challenge(client_for(alice), alice, bob)
+
+    for _ in range(2):
+        other = PlayerFactory()
+        challenge(client_for(other), other, bob)
+    late = PlayerFactory()
+    response = client_for(late).post(
+        MATCHES, {"player_one": late.pk, "player_two": bob.pk}, format="json"
+    )
+    assert response.status_code == 409
+    detail = response.json()["detail"]
+    assert f"player {bob.pk} has 3 challenges" in detail
+    assert "CHALLENGES_PENDING_PER_PLAYER = 3" in detail
+    challenge(client_for(bob), bob, late)  # bob's own challenges are not ones sent to him
+    assert Match.objects.filter(status="invited").count() == 5
+
+
 def test_nothing_is_played_or_reported_before_the_challenge_is_accepted(alice, bob, client_for):
     online = challenge(client_for(alice), alice, bob, start=False)
     assert client_for(alice).post(url("match-start", online["id"])).status_code == 409
