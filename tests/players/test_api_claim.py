@@ -80,9 +80,7 @@ def test_an_organiser_who_does_not_look_after_the_player_gets_no_code(
 
 
 @pytest.mark.parametrize("how", ["entered", "club"])
-def test_the_organisers_of_the_players_tournament_or_club_get_codes(
-    client_for, club, ilija, how
-):
+def test_the_organisers_of_the_players_tournament_or_club_get_codes(client_for, club, ilija, how):
     co = UserFactory(username="co-organiser")
     co.user_permissions.add(Permission.objects.get(codename="add_player"))
     if how == "entered":
@@ -96,9 +94,9 @@ def test_the_organisers_of_the_players_tournament_or_club_get_codes(
 def test_each_code_handed_out_is_in_the_audit_log(client_for, organiser, staff, ilija, issue):
     issue(ilija)
     client_for(staff).post(code_url(ilija))
-    logged = LogEntry.objects.filter(
-        content_type__model="player", object_id=ilija.pk
-    ).order_by("pk")
+    logged = LogEntry.objects.filter(content_type__model="player", object_id=ilija.pk).order_by(
+        "pk"
+    )
     assert [(e.actor, e.changes_dict, e.additional_data["action"]) for e in logged] == [
         (organiser, {"claim_code": [None, "issued"]}, "claim_code"),
         (staff, {"claim_code": ["replaced", "issued"]}, "claim_code"),

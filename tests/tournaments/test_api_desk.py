@@ -329,3 +329,27 @@ def test_an_organiser_who_plays_may_still_withdraw_and_leaves_own_no_shows_alone
     org_api.post("tournaments:entry-withdraw", pk=pk, eid=first.entry_one_id)
     first.refresh_from_db()
     assert first.status == "done" and first.winner_id == first.entry_two_id and first.is_forfeit
+
+
+def test_an_organiser_adds_a_co_organiser_by_username(own_cup, api_as, org_api, organiser):
+    """The desk's Settings tab adds co-organisers (docs/decisions.md D39): an organiser who plays
+    needs one to decide their own matches."""
+    pk = own_cup["id"]
+    UserFactory(username="vesna")
+    body = org_api.post("tournaments:organiser-add", {"username": "vesna"}, pk=pk)
+    assert body["organisers"] == ["organiser", "vesna"]
+    log = org_api.get("tournaments:audit-log", pk=pk)["results"]
+    added = [e for e in log if e["action"] == "organiser_add"]
+    assert [(e["actor"], e["changes"]) for e in added] == [
+        ("organiser", {"organisers": [["organiser"], ["organiser", "vesna"]]})
+    ]
+    org_api.post("tournaments:organiser-add", {"username": "vesna"}, status=409, pk=pk)
+    org_api.post("tournaments:organiser-add", {"username": "nobody"}, status=400, pk=pk)
+    org_api.post("tournaments:organiser-add", {}, status=400, pk=pk)
+    stranger = api_as(UserFactory(username="stranger"))
+    stranger.post("tournaments:organiser-add", {"username": "stranger"}, status=403, pk=pk)
+    # The new co-organiser adds another: every organiser may.
+    UserFactory(username="marko")
+    co = api_as(Tournament.objects.get(pk=pk).organisers.get(username="vesna"))
+    co.post("tournaments:organiser-add", {"username": "marko"}, pk=pk)
+    assert Tournament.objects.get(pk=pk).organisers.filter(username="marko").exists()

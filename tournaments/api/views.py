@@ -119,6 +119,18 @@ class StartView(TournamentActionView):
     action_name = "tournament_start"
 
 
+class OrganiserAddView(WriteView):
+    @extend_schema(request=s.OrganiserInputSerializer, responses={200: s.TournamentSerializer,
+                   **errors(400, 401, 403, 404, 409)})  # fmt: skip
+    def post(self, request: Request, pk: int) -> Response:
+        """An organiser adds a co-organiser by username (400: no such user; 409: already one)."""
+        data = validated(s.OrganiserInputSerializer, request)
+        tournament = services.organiser_add(
+            tournament=tournament_for(pk), user=request.user, username=data["username"]
+        )
+        return tournament_response(tournament)
+
+
 class EntryListCreateView(WriteView):
     @extend_schema(responses={200: s.EntrySerializer(many=True), **errors(404)})
     def get(self, request: Request, pk: int) -> Response:

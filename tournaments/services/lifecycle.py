@@ -9,6 +9,7 @@ from datetime import date
 from typing import Any, TypedDict, Unpack
 
 from auditlog.context import set_actor
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
@@ -146,6 +147,27 @@ def _check_fields(fields: TournamentSettings) -> None:
     for name in fields.get("tiebreak_order") or []:
         if name not in TIEBREAKS:
             raise InvalidRequestError(f"unknown tie-break {name!r}; known: {', '.join(TIEBREAKS)}")
+
+
+def organiser_add(*, tournament: Tournament, user: User, username: str) -> Tournament:
+    """An organiser makes the user named ``username`` a co-organiser: they run the tournament
+    and decide its matches as the organisers do (D38), at any stage, which an organiser who
+    plays needs for their own matches (docs/decisions.md D39). Audited."""
+    with organiser_action(tournament, user) as tournament:
+        model = get_user_model()
+        added = model.objects.filter(**{model.USERNAME_FIELD: username.strip()}).first()
+        if added is None or not added.is_active:
+            raise InvalidRequestError(f"there is no user {username.strip()!r}")
+        name = added.get_username()
+        if (
+            tournament.created_by_id == added.pk
+            or tournament.organisers.filter(pk=added.pk).exists()
+        ):
+            raise ConflictError(f"{name} organises the tournament already")
+        before = sorted(tournament.organisers.values_list(model.USERNAME_FIELD, flat=True))
+        tournament.organisers.add(added)
+        audit(tournament, user, "organiser_add", organisers=(before, sorted([*before, name])))
+    return tournament
 
 
 def registration_open(*, tournament: Tournament, user: User) -> Tournament:
