@@ -72,6 +72,12 @@ def result_confirm(*, report: ResultReport, user: User) -> ResultReport:
     with transaction.atomic():
         report = ResultReport.objects.select_for_update(no_key=True).get(pk=report.pk)
         organiser = selectors.may_decide(user, report.match)
+        if (
+            not organiser
+            and report.reporter_id == user.pk
+            and selectors.is_organiser(user, report.match)
+        ):
+            raise NotAllowedError(selectors.PARTY_DECIDES)  # their own report in their own match
         if not organiser:
             _check_opponent(
                 report,
@@ -341,8 +347,6 @@ def _check_opponent(
         or player.pk not in (match.player_one_id, match.player_two_id)
         or player.user_id == report.reporter_id
     ):
-        if selectors.plays_in(user, match) and selectors.is_organiser(user, match):
-            raise NotAllowedError(selectors.PARTY_DECIDES)  # their own report, as organiser
         raise NotAllowedError(message)
 
 
