@@ -5,12 +5,14 @@ the reader may not see, as the matches list."""
 import random
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games import services as games_services
 from games.demo import match_play_random
 from games.services.ratings import ratings_recompute
+from games.web_selectors import player_rating_history
 from tests.tournaments.factories import PlayerFactory, TournamentFactory, UserFactory
 from tournaments.models import Tournament
 
@@ -87,3 +89,6 @@ def test_a_private_match_is_left_out_of_a_players_public_rating_history():
         assert matches_seen(user) == {shown.pk}
     for user in (one.user, two.user, staff):
         assert matches_seen(user) == {shown.pk, hidden.pk}
+    # The player page's chart follows the same rule: a start point and one per match seen.
+    assert len(player_rating_history(one, user=AnonymousUser())) == 2
+    assert len(player_rating_history(one, user=two.user)) == 3
