@@ -164,8 +164,7 @@ def result_correct(
 def _check_not_a_party(row: TournamentMatch, user: User) -> None:
     """An organiser who plays in the match never corrects it (docs/decisions.md D39)."""
     you = games_selectors.player_for(user)
-    players = {entry.player_id for entry in row.entries if entry is not None}
-    if you is not None and you.pk in players:
+    if you is not None and _plays(you.pk, row):
         raise NotAllowedError(games_selectors.PARTY_DECIDES)
 
 
@@ -256,9 +255,10 @@ def round_forfeit_no_shows(
         absent_ids = None if absent is None else {entry.pk for entry in absent}
         rows = tournament.matches.filter(stage=stage, round=number, status=MatchStatus.READY)
         forfeited = []
+        you = games_selectors.player_for(user)
         for row in rows.select_related("entry_one__player", "entry_two__player", "match"):
-            if has_started(row.match) or games_selectors.plays_in(user, row.match):
-                continue
+            if has_started(row.match) or (you is not None and _plays(you.pk, row)):
+                continue  # played already, or the asking organiser's own match (D39)
             missing = [e for e in row.entries if e and _is_absent(e, absent_ids)]
             if len(missing) != 1:
                 continue
@@ -266,6 +266,10 @@ def round_forfeit_no_shows(
             forfeited.append(row.key)
         audit(tournament, user, "forfeit_no_shows", **{f"round {number}": (None, forfeited)})
     return list(tournament.matches.filter(stage=stage, key__in=forfeited))
+
+
+def _plays(player_id: int, row: TournamentMatch) -> bool:
+    return any(entry is not None and entry.player_id == player_id for entry in row.entries)
 
 
 def _is_absent(entry: Entry, absent_ids: set[int] | None) -> bool:
