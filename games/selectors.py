@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from games import clock, dice, replay
@@ -60,6 +61,23 @@ def is_organiser(user: User, match: Match) -> bool:
     if user.is_staff or (match.organiser_id is not None and match.organiser_id == user.pk):
         return True
     return organises_elsewhere(user, match)
+
+
+# Why a player of a match never decides it, as organiser or staff (docs/decisions.md D39).
+PARTY_DECIDES = "you play in this match: a co-organiser or staff decides it"
+
+
+def plays_in(user: User, match: Match) -> bool:
+    """Whether ``user``'s own player is one of the two players of ``match``."""
+    player = player_for(user)
+    return player is not None and player.pk in (match.player_one_id, match.player_two_id)
+
+
+def may_decide(user: User, match: Match) -> bool:
+    """Whether ``user`` may decide ``match`` as its organiser (settle a report, declare a
+    forfeit, correct the result): an organiser, staff included, who does not play in it
+    (docs/decisions.md D39)."""
+    return is_organiser(user, match) and not plays_in(user, match)
 
 
 def is_participant(user: User, match: Match, you: Player | None) -> bool:
@@ -113,13 +131,25 @@ def game_winner_index(game: Game) -> int | None:
 
 def match_list(*, user: User) -> QuerySet[Match]:
     """Matches ``user`` may read: public ones, and private ones they play or organise."""
-    matches = Match.objects.select_related("player_one", "player_two", "winner")
+    return Match.objects.select_related("player_one", "player_two", "winner").filter(
+        match_visible_to(user)
+    )
+
+
+def match_visible_to(user: User, through: str = "") -> Q:
+    """The condition of ``match_list`` on a match, or on the match that ``through`` leads to
+    (``"match__"`` from a rating history row): a join condition, so a read of a player's rows
+    goes through their own index rather than through every visible match."""
     if getattr(user, "is_staff", False):
-        return matches
-    visible = Q(is_public=True)
+        return Q()
+    visible = Q(**{f"{through}is_public": True})
     if getattr(user, "is_authenticated", False):
-        visible |= Q(organiser=user) | Q(player_one__user=user) | Q(player_two__user=user)
-    return matches.filter(visible)
+        visible |= (
+            Q(**{f"{through}organiser": user})
+            | Q(**{f"{through}player_one__user": user})
+            | Q(**{f"{through}player_two__user": user})
+        )
+    return visible
 
 
 def match_list_with_games(*, user: User) -> QuerySet[Match]:
@@ -205,12 +235,16 @@ class Desk:
     player: Player | None
     may_enter_players: bool
     awaiting: list[Awaiting]
+    awaiting_count: int
 
 
 def desk_for(user: User) -> Desk:
+    """What waits for ``user``: the first ME_AWAITING_LIMIT of the matches waiting, oldest
+    first, and how many there are in all (docs/decisions.md D54)."""
     player = player_for(user)
     awaiting = matches_awaiting(player) if player is not None else []
-    return Desk(user, player, may_enter_players(user), awaiting)
+    limit = settings.ME_AWAITING_LIMIT
+    return Desk(user, player, may_enter_players(user), awaiting[:limit], len(awaiting))
 
 
 def matches_awaiting(player: Player) -> list[Awaiting]:

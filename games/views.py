@@ -80,7 +80,7 @@ PLAYER_MATCHES_PAGE = 50  # a player's page lists their matches newest first, 50
 @require_safe
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = web_selectors.player_visible(pk=pk)
-    history = web_selectors.player_rating_history(player)
+    history = web_selectors.player_rating_history(player, user=request.user)
     chart = line_chart([r for _d, r in history], [d.strftime("%Y-%m-%d") for d, _r in history])
     matches = web_selectors.player_matches(player=player, user=request.user)
     page = Paginator(matches, PLAYER_MATCHES_PAGE).get_page(request.GET.get("page"))

@@ -169,12 +169,14 @@ def player_matches(*, player: Player, user: User) -> QuerySet[Match]:
 CHART_RESULTS = 200  # the rating chart shows a player's last 200 rated matches
 
 
-def player_rating_history(player: Player) -> list[tuple[datetime, float]]:
-    """The player's overall rating after each of their last CHART_RESULTS rated matches,
-    starting from where they stood before the first of them (before their first: when the
-    player was created)."""
+def player_rating_history(player: Player, *, user: User) -> list[tuple[datetime, float]]:
+    """The player's overall rating after each of their last CHART_RESULTS rated matches that
+    ``user`` may read (a private match only for its players, its organiser and staff, as
+    ``selectors.match_list``), starting from where they stood before the first of them (before
+    their first: when the player was created)."""
     newest = (
         RatingHistory.objects.filter(player=player, variant="")
+        .filter(selectors.match_visible_to(user, "match__"))
         .order_by("-sequence")
         .values_list("rated_at", "rating", "change")
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
@@ -28,6 +30,29 @@ def may_enter_players(user: User) -> bool:
     if not getattr(user, "is_authenticated", False):
         return False
     return bool(getattr(user, "is_staff", False) or user.has_perm(ENTER_PLAYERS_PERMISSION))
+
+
+# Who else looks after a player: apps above players (tournaments) register a check, so players
+# needs to know nothing about them (as games.organisers does for matches). Any yes counts.
+PlayerOrganiserCheck = Callable[[User, Player], bool]
+PLAYER_ORGANISER_CHECKS: list[PlayerOrganiserCheck] = []
+
+
+def register_player_organiser_check(check: PlayerOrganiserCheck) -> None:
+    """Ask ``check`` whether a user organises a player (once per check)."""
+    if check not in PLAYER_ORGANISER_CHECKS:
+        PLAYER_ORGANISER_CHECKS.append(check)
+
+
+def organises_player(user: User, player: Player) -> bool:
+    """Whether ``user`` looks after ``player``: staff, whoever entered the player, or someone a
+    registered check names (tournaments: the organisers of a tournament the player entered or
+    of one of the player's club; docs/decisions.md D55)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if getattr(user, "is_staff", False) or player.created_by_id == user.pk:
+        return True
+    return any(check(user, player) for check in PLAYER_ORGANISER_CHECKS)
 
 
 def player_list() -> QuerySet[Player]:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from auditlog.models import LogEntry
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -144,7 +145,11 @@ def _create(user: User, row: NewPlayer) -> Player:
 
 def claim_code_create(*, user: User, player: Player) -> IssuedClaimCode:
     """Hand out a new claim code for ``player`` (who has no account), valid for
-    CLAIM_CODE_LIFETIME; an earlier code of the player stops working. Organisers only."""
+    CLAIM_CODE_LIFETIME; an earlier code of the player stops working. Organisers only, and only
+    those who look after the player (``selectors.organises_player``: staff, whoever entered the
+    player, the organisers of a tournament the player entered or of one of the player's club):
+    a code makes the player someone's, so an organiser elsewhere may not hand one out. Each code
+    handed out is recorded in the audit log under ``user`` (docs/decisions.md D55)."""
     if not selectors.may_enter_players(user):
         raise NotAllowedError(f"only organisers may hand out claim codes ({ORGANISERS})")
     code = "".join(secrets.choice(CLAIM_CODE_ALPHABET) for _ in range(CLAIM_CODE_LENGTH))
@@ -153,12 +158,25 @@ def claim_code_create(*, user: User, player: Player) -> IssuedClaimCode:
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.user_id is not None:
             raise ConflictError(f"player {player.pk} already has an account")
-        ClaimCode.objects.filter(player=player).delete()
+        if not selectors.organises_player(user, player):
+            raise NotAllowedError(
+                f"only staff, whoever entered player {player.pk}, and the organisers of a "
+                "tournament they entered or of their club may hand out their claim code"
+            )
+        replaced = ClaimCode.objects.filter(player=player).delete()[0] > 0
         claim = ClaimCode.objects.create(
             player=player,
             code_hash=_code_hash(code),
             created_by=user,
             expires_at=timezone.now() + CLAIM_CODE_LIFETIME,
+        )
+        LogEntry.objects.log_create(
+            player,
+            force_log=True,
+            action=LogEntry.Action.UPDATE,
+            changes={"claim_code": ["replaced" if replaced else None, "issued"]},
+            actor=user,
+            additional_data={"action": "claim_code", "expires_at": claim.expires_at.isoformat()},
         )
     return IssuedClaimCode(player=player, code=code, expires_at=claim.expires_at)
 

@@ -1,7 +1,8 @@
 """App configuration for tournaments: audit-log registrations, the match_finished receiver, the
 event namer of the .mat export (games.exports.events), the check that makes a tournament's
-organisers the organisers of its matches (games.organisers) and the receivers of the pushed
-updates (tournaments/push.py)."""
+organisers the organisers of its matches (games.organisers) and of their players
+(players.selectors.organises_player), and the receivers of the pushed updates
+(tournaments/push.py)."""
 
 from django.apps import AppConfig
 
@@ -15,9 +16,14 @@ class TournamentsConfig(AppConfig):
 
         from games.exports.events import register_event_namer
         from games.organisers import register_organiser_check
+        from players.selectors import register_player_organiser_check
         from tournaments import push, receivers  # noqa: F401  (connect the receivers)
         from tournaments.models import Entry, Round, Tournament, TournamentMatch
-        from tournaments.selectors import match_event_and_round, organises_match
+        from tournaments.selectors import (
+            match_event_and_round,
+            organises_match,
+            organises_player,
+        )
 
         auditlog.register(Tournament, exclude_fields=["updated_at"], m2m_fields={"organisers"})
         auditlog.register(Entry)
@@ -25,3 +31,4 @@ class TournamentsConfig(AppConfig):
         auditlog.register(TournamentMatch)
         register_event_namer(match_event_and_round)
         register_organiser_check(organises_match)
+        register_player_organiser_check(organises_player)

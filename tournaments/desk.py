@@ -46,11 +46,12 @@ def tournament_desk(request: HttpRequest, pk: int) -> HttpResponse:
         number = request.GET.get("round", "")
         context["rounds"] = desk_round_selectors.rounds_desk(
             tournament,
+            user=request.user,
             stage=_stage(request),
             number=int(number) if number.isdigit() and len(number) < 6 else None,
         )
     elif context["tab"] == "results":
-        context["results"] = desk_round_selectors.results_desk(tournament)
+        context["results"] = desk_round_selectors.results_desk(tournament, user=request.user)
     return render(request, "tournaments/desk/desk.html", context)
 
 

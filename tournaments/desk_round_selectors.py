@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 from games.models import RESULT_KINDS, ResultReport
 from games.services.results import KIND_FOR_POINTS
 from players.models import Player
+from players.selectors import User, player_for
 from tournaments import brackets, selectors, web_selectors
 from tournaments.models import Stage, Tournament, TournamentMatch
 from tournaments.round_names import RoundName
@@ -79,12 +80,21 @@ def round_sheet(tournament: Tournament, stage: str, number: int) -> dict[str, An
 
 
 def rounds_desk(
-    tournament: Tournament, *, stage: str | None = None, number: int | None = None
+    tournament: Tournament,
+    *,
+    user: User,
+    stage: str | None = None,
+    number: int | None = None,
 ) -> dict[str, Any]:
     """The Rounds tab: the Swiss pairing button (or why not), the rounds to pick from, and the
     rounds shown: the one asked for, else the round being played (in a bracket, every round
-    with matches to play)."""
+    with matches to play). Each table says whether ``user`` plays in it (``own``): they forfeit
+    none of those (D39)."""
     sheets = round_sheets(tournament)
+    mine = _player_id(user)
+    for sheet in sheets:
+        for table in sheet["tables"]:
+            table["own"] = _plays_at(mine, table)
     return {
         "sheets": sheets,
         "shown": _shown(sheets, stage or Stage.MAIN, number),
@@ -142,27 +152,32 @@ def swiss_pairing(tournament: Tournament) -> dict[str, Any] | None:
 # --- the Results tab ---------------------------------------------------------------------------
 
 
-def results_desk(tournament: Tournament) -> dict[str, Any]:
+def results_desk(tournament: Tournament, *, user: User) -> dict[str, Any]:
     """The Results tab: the reports waiting for an answer, the open matches by round (each with
-    whether a report of it waits), and the finished matches by round, latest round first."""
+    whether a report of it waits), and the finished matches by round, latest round first. Each
+    says whether ``user`` plays in it (``own``): they decide none of those (D39)."""
     reports = list(selectors.result_reports(tournament, OPEN_REPORTS))
     waiting = {report.match_id for report in reports}
+    mine = _player_id(user)
     sheets = round_sheets(tournament)
     open_rounds = [
         {
             "label": sheet["label"],
-            "matches": [{**t, "waiting": t["match_id"] in waiting} for t in sheet["open"]],
+            "matches": [
+                {**t, "waiting": t["match_id"] in waiting, "own": _plays_at(mine, t)}
+                for t in sheet["open"]
+            ],
         }
         for sheet in sheets
         if sheet["open"]
     ]
     finished_rounds = [
-        {"label": sheet["label"], "matches": done}
+        {"label": sheet["label"], "matches": [{**t, "own": _plays_at(mine, t)} for t in done]}
         for sheet in reversed(sheets)
         if (done := [t for t in sheet["tables"] if t["status"] == MatchStatus.DONE])
     ]
     return {
-        "queue": [_queue_item(report) for report in reports],
+        "queue": [{**_queue_item(report), "own": _plays(mine, report.match)} for report in reports],
         "open_rounds": open_rounds,
         "next_step": None if open_rounds else _next_step(tournament),
         "finished_rounds": finished_rounds,
@@ -170,6 +185,21 @@ def results_desk(tournament: Tournament) -> dict[str, Any]:
         "result_kinds": [kind for kind, _label in RESULT_KINDS],
         "not_started": tournament.status in NOT_STARTED,
     }
+
+
+def _player_id(user: User) -> int | None:
+    you = player_for(user)
+    return you.pk if you is not None else None
+
+
+def _plays(player_id: int | None, match: Any) -> bool:
+    """Whether the player ``player_id`` plays in the games ``match``."""
+    return player_id is not None and player_id in (match.player_one_id, match.player_two_id)
+
+
+def _plays_at(player_id: int | None, table: dict[str, Any]) -> bool:
+    """Whether the player ``player_id`` is one of the players of a round sheet's ``table``."""
+    return player_id is not None and any(p and p["player"] == player_id for p in table["players"])
 
 
 def _next_step(tournament: Tournament) -> str | None:

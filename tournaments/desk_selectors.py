@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from players.models import Club
-from players.selectors import User, may_enter_players
+from players.selectors import User, may_enter_players, player_for
 from tournaments import desk_settings, selectors
 from tournaments.models import Entry, Tournament
 
@@ -31,10 +31,31 @@ def desk_context(tournament: Tournament, *, tab: str | None, user: User) -> dict
         "tabs": TABS,
         "tab": tab,
         "registration": registration_desk(tournament, user=user),
+        "organisers": organisers_desk(tournament, user=user),
     }
     if tab == "settings":
         context["settings_form"] = desk_settings.settings_form(user=user, tournament=tournament)
     return context
+
+
+def organisers_desk(tournament: Tournament, *, user: User) -> dict[str, Any]:
+    """Who runs the tournament (its creator first, then the others by name), where to add a
+    co-organiser, and whether ``user`` plays in it (``you_play``) as its only organiser
+    (``alone``): a party never decides their own match, so their matches need a co-organiser
+    or staff (docs/decisions.md D39)."""
+    others = tournament.organisers.exclude(pk=tournament.created_by_id).order_by("username")
+    names = [tournament.created_by.get_username(), *(u.get_username() for u in others)]
+    you = player_for(user)
+    you_play = (
+        you is not None
+        and tournament.entries.filter(player=you, status=Entry.Status.ACTIVE).exists()
+    )
+    return {
+        "names": names,
+        "add_url": reverse("tournaments:organiser-add", kwargs={"pk": tournament.pk}),
+        "you_play": you_play,
+        "alone": you_play and names == [user.get_username()],
+    }
 
 
 def _default_tab(tournament: Tournament) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 from auditlog.models import LogEntry
 from django.db.models import Case, Count, F, IntegerField, Prefetch, Q, QuerySet, Value, When
 
+from games import selectors as games_selectors
 from games.models import Game, Match, RatingHistory, ResultReport
 from games.selectors import User
 from players.models import Player
@@ -47,6 +48,35 @@ def organises_match(user: User, match: Match) -> bool:
     return Tournament.objects.filter(
         Q(created_by=user) | Q(organisers=user), matches__match=match
     ).exists()
+
+
+def organises_player(user: User, player: Player) -> bool:
+    """Whether ``user`` organises (created or co-organises) a tournament ``player`` entered, or
+    one of the player's club: they look after the player (players.selectors.organises_player,
+    docs/decisions.md D55)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    where = Q(entries__player=player)
+    if player.club_id is not None:
+        where |= Q(club_id=player.club_id)
+    return Tournament.objects.filter(where).filter(Q(created_by=user) | Q(organisers=user)).exists()
+
+
+def tournaments_visible(
+    user: User, tournaments: QuerySet[Tournament] | None = None
+) -> QuerySet[Tournament]:
+    """Those of ``tournaments`` (default: all) that ``user`` may read: every tournament but a
+    draft, which only its organisers and staff see, through the API as on the pages (the
+    public pages show no draft; its organisers see it at their desk; docs/decisions.md D56)."""
+    tournaments = Tournament.objects.all() if tournaments is None else tournaments
+    if getattr(user, "is_staff", False):
+        return tournaments
+    visible = ~Q(status=Tournament.Status.DRAFT)
+    if getattr(user, "is_authenticated", False):
+        # A subquery, not a join: the join would repeat rows and inflate entry_count.
+        organised = Tournament.objects.filter(Q(created_by=user) | Q(organisers=user))
+        visible |= Q(pk__in=organised.values("pk"))
+    return tournaments.filter(visible)
 
 
 def tournament_list() -> QuerySet[Tournament]:
@@ -433,10 +463,16 @@ def audit_log(tournament: Tournament) -> QuerySet[LogEntry]:
     )
 
 
-def player_ratings(player: Player) -> Player:
+def player_ratings(player: Player, *, user: User) -> Player:
+    """``player`` with their ratings and the history ``user`` may read: the rows of the
+    matches ``user`` may read (games.selectors.match_list: a private match only for its players,
+    its organiser and staff), so a private match shows neither its id nor its rating change to
+    anyone else (docs/decisions.md D56)."""
+    history = RatingHistory.objects.filter(
+        games_selectors.match_visible_to(user, "match__")
+    ).order_by("variant", "sequence")
     return Player.objects.prefetch_related(
-        "variant_ratings",
-        Prefetch("rating_history", queryset=RatingHistory.objects.order_by("variant", "sequence")),
+        "variant_ratings", Prefetch("rating_history", queryset=history)
     ).get(pk=player.pk)
 
 

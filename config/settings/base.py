@@ -321,6 +321,13 @@ CELERY_BEAT_SCHEDULE["clocks-sweep"] = {
     "options": {"expires": CLOCK_SWEEP_SECONDS},
 }
 
+# Challenges waiting for an answer (status "invited"): at most this many sent by one player and
+# sent to one player (games.services.match_propose refuses another with 409); GET /me/ embeds
+# at most ME_AWAITING_LIMIT of the matches waiting for the user (docs/decisions.md D54).
+CHALLENGES_PENDING_PER_CHALLENGER = env_int("CHALLENGES_PENDING_PER_CHALLENGER", 20)
+CHALLENGES_PENDING_PER_PLAYER = env_int("CHALLENGES_PENDING_PER_PLAYER", 50)
+ME_AWAITING_LIMIT = env_int("ME_AWAITING_LIMIT", 100)
+
 # Audit log (django-auditlog): actors are set explicitly by the tournament services (and by the
 # games forfeit endpoint, for what a forfeit changes in a tournament).
 AUDITLOG_INCLUDE_ALL_MODELS = False

@@ -661,7 +661,14 @@ class MeSerializer(serializers.Serializer):
     may_enter_players = serializers.BooleanField(
         help_text="you may enter players without accounts and hand out their claim codes"
     )
-    awaiting = serializers.SerializerMethodField(help_text="the matches waiting for you to act")
+    awaiting = serializers.SerializerMethodField(
+        help_text="the matches waiting for you to act, oldest first: at most the first 100 "
+        "(the setting ME_AWAITING_LIMIT)"
+    )
+    awaiting_count = serializers.IntegerField(
+        help_text="how many matches wait for you in all; more than `awaiting` lists when over "
+        "the limit"
+    )
 
     @extend_schema_field(AwaitingSerializer(many=True))
     def get_awaiting(self, desk: selectors.Desk) -> list[dict[str, Any]]:

@@ -2,8 +2,10 @@
 
 from games.services.exchange import match_export, match_import, match_import_by
 from games.services.matches import (
+    check_decider,
     game_start,
     match_accept,
+    match_concede,
     match_correct,
     match_create,
     match_decline,
@@ -27,6 +29,7 @@ from games.services.results import (
 )
 
 __all__ = [
+    "check_decider",
     "cube_double",
     "cube_drop",
     "cube_take",
@@ -34,6 +37,7 @@ __all__ = [
     "game_resign",
     "game_start",
     "match_accept",
+    "match_concede",
     "match_correct",
     "match_create",
     "match_decline",

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
@@ -157,20 +159,50 @@ def match_propose(
             f"player {opponent.pk} has no account, so cannot accept a challenge; an organiser "
             "enters matches against players without an account"
         )
-    return match_create(
-        creator=user,
-        player_one=player_one,
-        player_two=player_two,
-        target_score=target_score,
-        options=options,
-        mode=mode,
-        is_public=is_public,
-        start=start,
-        auto_roll=auto_roll,
-        invitation=True,
-        clock=clock,
-        claim_after_hours=claim_after_hours,
+    with transaction.atomic():
+        _check_pending_challenges(user, player, opponent)
+        return match_create(
+            creator=user,
+            player_one=player_one,
+            player_two=player_two,
+            target_score=target_score,
+            options=options,
+            mode=mode,
+            is_public=is_public,
+            start=start,
+            auto_roll=auto_roll,
+            invitation=True,
+            clock=clock,
+            claim_after_hours=claim_after_hours,
+        )
+
+
+def _check_pending_challenges(user: User, player: Player, opponent: Player) -> None:
+    """Refuse (409) a challenge beyond the challenges waiting for an answer that one player may
+    send (CHALLENGES_PENDING_PER_CHALLENGER) or be sent (CHALLENGES_PENDING_PER_PLAYER): a
+    flood of them would fill the opponent's /me/ and challenge list (docs/decisions.md D54).
+    The two players' rows are locked (in id order), so two challenges at once count each
+    other."""
+    list(Player.objects.select_for_update().filter(pk__in=[player.pk, opponent.pk]).order_by("pk"))
+    invited = Match.objects.filter(status=Match.Status.INVITED)
+    sent = invited.filter(created_by=user).count()
+    if sent >= settings.CHALLENGES_PENDING_PER_CHALLENGER:
+        raise ConflictError(
+            f"you have {sent} challenges waiting for an answer, the most one player may send "
+            f"(CHALLENGES_PENDING_PER_CHALLENGER = {settings.CHALLENGES_PENDING_PER_CHALLENGER})"
+            "; call one off or wait for the answers"
+        )
+    received = (
+        invited.filter(Q(player_one=opponent) | Q(player_two=opponent))
+        .exclude(created_by_id=opponent.user_id)
+        .count()
     )
+    if received >= settings.CHALLENGES_PENDING_PER_PLAYER:
+        raise ConflictError(
+            f"player {opponent.pk} has {received} challenges waiting for an answer, the most one "
+            f"player may be sent (CHALLENGES_PENDING_PER_PLAYER = "
+            f"{settings.CHALLENGES_PENDING_PER_PLAYER}); try again once they have answered"
+        )
 
 
 def match_accept(*, match: Match, user: User) -> Match:
@@ -315,8 +347,7 @@ def match_forfeit(*, match: Match, user: User, loser: Player) -> Match:
         if locked is None:
             raise ConflictError(f"match {match.pk} no longer exists")
         match = locked
-        if not selectors.is_organiser(user, match):
-            raise NotAllowedError("only the match's organiser may declare a forfeit")
+        check_decider(user, match, "declare a forfeit")
         if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
             raise ConflictError(f"the match is already over ({match.status})")
         if loser.pk not in (match.player_one_id, match.player_two_id):
@@ -326,6 +357,37 @@ def match_forfeit(*, match: Match, user: User, loser: Player) -> Match:
             match, winner=winner, status=Match.Status.FORFEITED, ended_by=Match.EndedBy.FORFEIT
         )
     return match
+
+
+def match_concede(*, match: Match, user: User) -> Match:
+    """``user``'s own player gives ``match`` up (withdrawing from a tournament): the opponent
+    wins by forfeit, as in ``match_forfeit``. Nobody concedes for someone else."""
+    with transaction.atomic():
+        locked = match_locked(match.pk)
+        if locked is None:
+            raise ConflictError(f"match {match.pk} no longer exists")
+        match = locked
+        player = selectors.player_for(user)
+        if player is None or player.pk not in (match.player_one_id, match.player_two_id):
+            raise NotAllowedError("only a player of the match may give it up")
+        if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
+            raise ConflictError(f"the match is already over ({match.status})")
+        winner = match.player_two if player.pk == match.player_one_id else match.player_one
+        match_end_early(
+            match, winner=winner, status=Match.Status.FORFEITED, ended_by=Match.EndedBy.FORFEIT
+        )
+    return match
+
+
+def check_decider(user: User, match: Match, what: str) -> None:
+    """Refuse (403) anyone but an organiser of ``match`` (staff included) who does not play in
+    it: a party to a match never settles its reports, forfeits it or corrects it, even as its
+    organiser; a co-organiser or staff does (docs/decisions.md D39). ``what`` names the action
+    ("declare a forfeit")."""
+    if not selectors.is_organiser(user, match):
+        raise NotAllowedError(f"only the match's organiser may {what}")
+    if selectors.plays_in(user, match):
+        raise NotAllowedError(selectors.PARTY_DECIDES)
 
 
 def match_locked(pk: int) -> Match | None:

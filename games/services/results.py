@@ -24,7 +24,7 @@ from games.engine.cube import KIND_POINTS, cube_for_points, points_before_cube
 from games.models import Game, Match, ResultReport, Turn
 from games.records import Replay, record_replay
 from games.selectors import User
-from games.services.matches import game_finish, match_finished_announce
+from games.services.matches import check_decider, game_finish, match_finished_announce
 from players.models import Player
 
 KIND_FOR_POINTS = {1: "single", 2: "mars", 3: "triple"}
@@ -71,15 +71,21 @@ def result_confirm(*, report: ResultReport, user: User) -> ResultReport:
     may accept a pending or a disputed report as reported too (docs/decisions.md D39)."""
     with transaction.atomic():
         report = ResultReport.objects.select_for_update(no_key=True).get(pk=report.pk)
-        organiser = _is_deciding_organiser(report.match, user)
-        if report.status not in (OPEN if organiser else (ResultReport.Status.PENDING,)):
-            raise ConflictError(f"the report is already {report.status}")
+        organiser = selectors.may_decide(user, report.match)
+        if (
+            not organiser
+            and report.reporter_id == user.pk
+            and selectors.is_organiser(user, report.match)
+        ):
+            raise NotAllowedError(selectors.PARTY_DECIDES)  # their own report in their own match
         if not organiser:
             _check_opponent(
                 report,
                 user,
                 "only the reporter's opponent or the match's organiser may confirm a result",
             )
+        if report.status not in (OPEN if organiser else (ResultReport.Status.PENDING,)):
+            raise ConflictError(f"the report is already {report.status}")
         _check_open_for_reports(report.match)
         _respond(report, user, ResultReport.Status.CONFIRMED)
         _apply(report)
@@ -110,12 +116,12 @@ def result_override(
     score_two: int | None = None,
 ) -> ResultReport:
     """The organiser decides a pending or disputed report (with a game result or a match
-    score, whichever the report was); the decision counts at once."""
+    score, whichever the report was); the decision counts at once. An organiser who plays in
+    the match never does: a co-organiser or staff decides it (docs/decisions.md D39)."""
     with transaction.atomic():
         report = ResultReport.objects.select_for_update(no_key=True).get(pk=report.pk)
         match = report.match
-        if not selectors.is_organiser(user, match):
-            raise NotAllowedError("only the match's organiser may override a result")
+        check_decider(user, match, "override a result")
         if report.status not in OPEN:
             raise ConflictError(f"the report is already {report.status}")
         _check_open_for_reports(match)
@@ -327,15 +333,6 @@ def _locked(report: ResultReport) -> ResultReport:
     if locked.status != ResultReport.Status.PENDING:
         raise ConflictError(f"the report is already {locked.status}")
     return locked
-
-
-def _is_deciding_organiser(match: Match, user: User) -> bool:
-    """The organiser decides a report only from outside the match: an organiser who plays in
-    it answers the opponent's reports as a player, never their own."""
-    player = selectors.player_for(user)
-    if player is not None and player.pk in (match.player_one_id, match.player_two_id):
-        return False
-    return selectors.is_organiser(user, match)
 
 
 def _check_opponent(

@@ -38,6 +38,7 @@ def test_a_player_sees_their_user_and_player(client_for, alice):
         "player": {"id": alice.pk, "display_name": "Alice"},
         "may_enter_players": False,
         "awaiting": [],
+        "awaiting_count": 0,
     }
 
 
@@ -138,3 +139,19 @@ def test_several_waiting_matches_come_oldest_first(alice, bob, organiser, client
         ("confirm_result", first.pk),
         ("accept_challenge", challenge.json()["id"]),
     ]
+
+
+def test_me_embeds_at_most_the_limit_and_counts_the_rest(alice, client_for, settings):
+    """Issue 19: 1,500 challenges made one player's /me/ 174 KB. It lists the oldest
+    ME_AWAITING_LIMIT and says how many wait in all (docs/decisions.md D54)."""
+    settings.ME_AWAITING_LIMIT = 3
+    challengers = [PlayerFactory() for _ in range(5)]
+    matches = [
+        MatchFactory(
+            player_one=other, player_two=alice, created_by=other.user, status=Match.Status.INVITED
+        )
+        for other in challengers
+    ]
+    body = me(client_for, alice)
+    assert body["awaiting_count"] == 5
+    assert [item["match"] for item in body["awaiting"]] == [m.pk for m in matches[:3]]

@@ -110,8 +110,8 @@ def test_an_organiser_who_plays_does_not_confirm_their_own_report(alice, bob, cl
     response = client_for(alice).post(report_url("confirm", created["id"], match))
     assert response.status_code == 403
     assert response.json()["detail"] == (
-        "only the reporter's opponent or the match's organiser may confirm a result"
-    )
+        "you play in this match: a co-organiser or staff decides it"
+    ), "the refusal says why (docs/decisions.md D39)"
 
 
 def test_an_organisers_report_counts_at_once(otb_match, alice, organiser, client_for):

@@ -118,6 +118,38 @@ def test_either_player_may_call_a_challenge_off(alice, bob, stranger, client_for
     assert client_for(bob).post(decline).status_code == 409
 
 
+def test_pending_challenges_are_bounded_per_challenger_and_per_challenged_player(
+    alice, bob, client_for, settings
+):
+    """Issue 19: nothing bounded the challenges waiting for an answer (docs/decisions.md D54).
+    A refusal is a 409 naming the limit; a challenge answered or called off frees its place."""
+    settings.CHALLENGES_PENDING_PER_CHALLENGER = 2
+    settings.CHALLENGES_PENDING_PER_PLAYER = 3
+    first = challenge(client_for(alice), alice, bob)
+    challenge(client_for(alice), alice, PlayerFactory())
+    response = client_for(alice).post(
+        MATCHES, {"player_one": alice.pk, "player_two": bob.pk}, format="json"
+    )
+    assert response.status_code == 409
+    assert "CHALLENGES_PENDING_PER_CHALLENGER = 2" in response.json()["detail"]
+    client_for(alice).post(url("match-decline", first["id"]))
+    challenge(client_for(alice), alice, bob)
+
+    for _ in range(2):
+        other = PlayerFactory()
+        challenge(client_for(other), other, bob)
+    late = PlayerFactory()
+    response = client_for(late).post(
+        MATCHES, {"player_one": late.pk, "player_two": bob.pk}, format="json"
+    )
+    assert response.status_code == 409
+    detail = response.json()["detail"]
+    assert f"player {bob.pk} has 3 challenges" in detail
+    assert "CHALLENGES_PENDING_PER_PLAYER = 3" in detail
+    challenge(client_for(bob), bob, late)  # bob's own challenges are not ones sent to him
+    assert Match.objects.filter(status="invited").count() == 5
+
+
 def test_nothing_is_played_or_reported_before_the_challenge_is_accepted(alice, bob, client_for):
     online = challenge(client_for(alice), alice, bob, start=False)
     assert client_for(alice).post(url("match-start", online["id"])).status_code == 409
@@ -187,6 +219,42 @@ def test_the_organiser_of_a_staff_match_reports_at_once_and_may_forfeit(
     assert client_for(alice).post(forfeit, {"loser": bob.pk}, format="json").status_code == 403
     response = client_for(staff).post(forfeit, {"loser": bob.pk}, format="json")
     assert response.status_code == 200 and response.json()["status"] == "forfeited"
+
+
+def test_staff_who_play_in_a_match_neither_override_nor_forfeit_it(alice, bob, client_for):
+    """docs/decisions.md D39: a party to a match never decides it, staff included; other staff
+    do. Their own report waits for the opponent like anyone's."""
+    player_staff = UserFactory(username="playing-staff", is_staff=True)
+    own = PlayerFactory(user=player_staff, display_name="Staff Player")
+    board = challenge(client_for(player_staff), own, bob, mode="over_the_board")
+    assert board["status"] == "in_progress", "staff's match starts at once"
+    report = {"scope": "match", "score_one": 5, "score_two": 0}
+    pending = client_for(player_staff).post(url("result-list", board["id"]), report, format="json")
+    assert pending.status_code == 201 and pending.json()["status"] == "pending"
+    rid = pending.json()["id"]
+    assert client_for(bob).post(url("result-dispute", board["id"], rid=rid)).status_code == 200
+
+    refused = [
+        client_for(player_staff).post(url("result-override", board["id"], rid=rid), report,
+                                      format="json"),
+        client_for(player_staff).post(url("result-confirm", board["id"], rid=rid)),
+        client_for(player_staff).post(url("match-forfeit", board["id"]), {"loser": bob.pk},
+                                      format="json"),
+    ]  # fmt: skip
+    for response in refused:
+        assert response.status_code == 403
+        assert response.json()["detail"] == (
+            "you play in this match: a co-organiser or staff decides it"
+        )
+    assert Match.objects.get(pk=board["id"]).status == "in_progress"
+
+    other_staff = UserFactory(username="other-staff", is_staff=True)
+    decision = {"scope": "match", "score_one": 0, "score_two": 5}
+    response = client_for(other_staff).post(
+        url("result-override", board["id"], rid=rid), decision, format="json"
+    )
+    assert response.status_code == 200
+    assert Match.objects.get(pk=board["id"]).winner == bob
 
 
 # --- importing ---------------------------------------------------------------------------------

@@ -35,11 +35,11 @@ def club(db):
 
 
 @pytest.fixture
-def club_players(club):
-    """Two players of the club who never log in."""
+def club_players(club, organiser):
+    """Two players of the club who never log in, entered by the organiser."""
     return [
-        PlayerFactory(user=None, club=club, display_name="Ilija Stojanov"),
-        PlayerFactory(user=None, club=club, display_name="Marija Dimitrova"),
+        PlayerFactory(user=None, club=club, display_name="Ilija Stojanov", created_by=organiser),
+        PlayerFactory(user=None, club=club, display_name="Marija Dimitrova", created_by=organiser),
     ]
 
 

@@ -4,6 +4,8 @@ without a player redeems it to make the record theirs; every refusal answers a c
 import datetime
 
 import pytest
+from auditlog.models import LogEntry
+from django.contrib.auth.models import Permission
 from django.urls import reverse
 from django.utils import timezone
 
@@ -12,6 +14,7 @@ from games.models import Match
 from players.models import ClaimCode, Player
 from players.services import CLAIM_CODE_LIFETIME
 from tests.games.factories import MatchFactory, UserFactory
+from tests.tournaments.factories import ClubFactory, EntryFactory, TournamentFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -57,6 +60,48 @@ def test_only_organisers_get_codes(client_for, staff, stranger, alice, ilija):
         assert response.status_code == 403 and "players.add_player" in response.json()["detail"]
     assert client_for(staff).post(code_url(ilija)).status_code == 201
     assert client_for(staff).post("/api/v1/players/999999/claim-code/").status_code == 404
+
+
+def test_an_organiser_who_does_not_look_after_the_player_gets_no_code(
+    client_for, organiser, stranger, ilija, issue
+):
+    """Issue 19: anyone who may add players could take anyone's player, voiding the real code.
+    Only staff, whoever entered the player, and the organisers of a tournament the player
+    entered or of one of their club hand out a code (docs/decisions.md D55)."""
+    code = issue(ilija)
+    elsewhere = UserFactory(username="elsewhere")
+    elsewhere.user_permissions.add(Permission.objects.get(codename="add_player"))
+    TournamentFactory(created_by=elsewhere, club=ClubFactory(name="Other Club"))
+    response = client_for(elsewhere).post(code_url(ilija))
+    assert response.status_code == 403
+    assert "organisers of a tournament they entered or of their club" in response.json()["detail"]
+    claimed = client_for(stranger).post(CLAIM, {"code": code}, format="json")
+    assert claimed.status_code == 200, "the real code still works"
+
+
+@pytest.mark.parametrize("how", ["entered", "club"])
+def test_the_organisers_of_the_players_tournament_or_club_get_codes(client_for, club, ilija, how):
+    co = UserFactory(username="co-organiser")
+    co.user_permissions.add(Permission.objects.get(codename="add_player"))
+    if how == "entered":
+        elsewhere = TournamentFactory(club=ClubFactory(), organisers=[co])
+        EntryFactory(player=ilija, tournament=elsewhere)
+    else:
+        TournamentFactory(club=club, organisers=[co])
+    assert client_for(co).post(code_url(ilija)).status_code == 201
+
+
+def test_each_code_handed_out_is_in_the_audit_log(client_for, organiser, staff, ilija, issue):
+    issue(ilija)
+    client_for(staff).post(code_url(ilija))
+    logged = LogEntry.objects.filter(content_type__model="player", object_id=ilija.pk).order_by(
+        "pk"
+    )
+    assert [(e.actor, e.changes_dict, e.additional_data["action"]) for e in logged] == [
+        (organiser, {"claim_code": [None, "issued"]}, "claim_code"),
+        (staff, {"claim_code": ["replaced", "issued"]}, "claim_code"),
+    ]
+    assert all("code_hash" not in str(e.changes) for e in logged)
 
 
 def test_a_player_with_an_account_gets_no_code(client_for, organiser, alice):

@@ -246,3 +246,110 @@ def test_every_desk_action_is_refused_to_a_player_and_to_another_tournaments_org
     for name, kwargs in [("tournaments:report-list", {}), ("tournaments:round-tables",
                          {"number": 1}), ("tournaments:audit-log", {})]:  # fmt: skip
         assert api_as(insider).client.get(url(name, **kwargs)).status_code == 200
+
+
+# --- an organiser who plays (docs/decisions.md D39) ---------------------------------------------
+
+PARTY = "you play in this match: a co-organiser or staff decides it"
+
+
+@pytest.fixture
+def own_cup(org_api, organiser, players):
+    """The organiser plays in their own cup: players[0] is theirs, seed 1, in W1-1."""
+    players[0].user = organiser
+    players[0].save()
+    return tournament_running(
+        org_api,
+        players[:4],
+        format="single_elimination",
+        match_length=5,
+        match_mode="over_the_board",
+    )
+
+
+def test_an_organiser_who_plays_never_decides_their_own_match(own_cup, api_as, org_api, players):
+    """Issue 19: the organiser reported his own win, the opponent disputed, he overrode the
+    dispute and the rated result stood. Override, confirm, forfeit, correct and withdrawing the
+    opponent are refused to him with a 403 saying why; a co-organiser decides."""
+    first, _second = ready_rows(own_cup["id"])
+    mine, theirs = first.entry_one, first.entry_two
+    assert mine.player == players[0]
+    report = org_api.post("games:result-list", FINAL_5_2, status=201, pk=first.match_id)
+    assert report["status"] == "pending", "his report waits for the opponent, as any player's"
+    api_as(theirs.player).post(
+        "games:result-dispute", {"reason": "I won"}, pk=first.match_id, rid=report["id"]
+    )
+
+    client = org_api.client
+    refused = [
+        client.post(report_action(first.match_id, report["id"], "override"), FINAL_5_2,
+                    format="json"),
+        client.post(report_action(first.match_id, report["id"], "confirm")),
+        client.post(reverse("games:match-forfeit", kwargs={"pk": first.match_id}),
+                    {"loser": theirs.player_id}, format="json"),
+        client.post(reverse("tournaments:entry-withdraw",
+                            kwargs={"pk": own_cup["id"], "eid": theirs.pk})),
+    ]  # fmt: skip
+    for response in refused:
+        assert (response.status_code, response.json()["detail"]) == (403, PARTY)
+    first.refresh_from_db()
+    theirs.refresh_from_db()
+    assert first.status == "ready" and theirs.status == "active"
+    assert Match.objects.get(pk=first.match_id).status == "in_progress"
+
+    co = UserFactory(username="co-organiser")
+    Tournament.objects.get(pk=own_cup["id"]).organisers.add(co)
+    decision = {"scope": "match", "score_one": 2, "score_two": 5}
+    api_as(co).post("games:result-override", decision, pk=first.match_id, rid=report["id"])
+    first.refresh_from_db()
+    assert first.status == "done" and first.winner == theirs
+
+    correct = reverse("tournaments:result-correct", kwargs={"pk": own_cup["id"], "mid": first.pk})
+    body = {"winner": mine.pk, "score_one": 5, "score_two": 2}
+    response = client.post(correct, body, format="json")
+    assert (response.status_code, response.json()["detail"]) == (403, PARTY)
+    first.refresh_from_db()
+    assert first.winner == theirs
+
+
+def test_an_organiser_who_plays_may_still_withdraw_and_leaves_own_no_shows_alone(
+    own_cup, api_as, org_api, players
+):
+    first, second = ready_rows(own_cup["id"])
+    pk = own_cup["id"]
+    Tournament.objects.filter(pk=pk).update(check_in_required=True)
+    org_api.post("tournaments:round-deadline", {"deadline": "2020-01-01T00:00:00Z"}, pk=pk,
+                 number=1)  # fmt: skip
+    absent = {"absent": [first.entry_two_id, second.entry_two_id]}
+    forfeited = org_api.post("tournaments:round-no-shows", absent, pk=pk, number=1)
+    assert forfeited == {"forfeited": ["W1-2"]}, "his own match waits for a co-organiser"
+    first.refresh_from_db()
+    assert first.status == "ready"
+
+    org_api.post("tournaments:entry-withdraw", pk=pk, eid=first.entry_one_id)
+    first.refresh_from_db()
+    assert first.status == "done" and first.winner_id == first.entry_two_id and first.is_forfeit
+
+
+def test_an_organiser_adds_a_co_organiser_by_username(own_cup, api_as, org_api, organiser):
+    """The desk's Settings tab adds co-organisers (docs/decisions.md D39): an organiser who plays
+    needs one to decide their own matches."""
+    pk = own_cup["id"]
+    UserFactory(username="vesna")
+    body = org_api.post("tournaments:organiser-add", {"username": "vesna"}, pk=pk)
+    assert body["organisers"] == ["organiser", "vesna"]
+    log = org_api.get("tournaments:audit-log", pk=pk)["results"]
+    added = [e for e in log if e["action"] == "organiser_add"]
+    assert [(e["actor"], e["changes"]) for e in added] == [
+        ("organiser", {"organisers": [["organiser"], ["organiser", "vesna"]]})
+    ]
+    org_api.post("tournaments:organiser-add", {"username": "vesna"}, status=409, pk=pk)
+    org_api.post("tournaments:organiser-add", {"username": "nobody"}, status=400, pk=pk)
+    org_api.post("tournaments:organiser-add", {}, status=400, pk=pk)
+    stranger = api_as(UserFactory(username="stranger"))
+    stranger.post("tournaments:organiser-add", {"username": "stranger"}, status=403, pk=pk)
+    # The new co-organiser adds another: every organiser may.
+    UserFactory(username="marko")
+    co = api_as(Tournament.objects.get(pk=pk).organisers.get(username="vesna"))
+    co.post("tournaments:organiser-add", {"username": "marko"}, pk=pk)
+    assert Tournament.objects.get(pk=pk).organisers.filter(username="marko").exists()

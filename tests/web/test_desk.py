@@ -7,6 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from tests.tournaments.factories import PlayerFactory, TournamentFactory, UserFactory
 from tests.web.helpers import log_in
@@ -147,3 +148,29 @@ def test_desk_actions_call_the_api_and_show_its_errors(cup, live_server, new_pag
     assert cup.status == "registration"
     # The refused start is the only error the browser saw (it logs every 4xx answer).
     assert [e for e in console.errors if "409 (Conflict)" not in e] == []
+
+
+def test_a_lone_organiser_who_plays_adds_a_co_organiser_at_the_desk(cup, live_server, new_page):
+    """docs/decisions.md D39: the desk tells an organiser who plays, alone, that someone else
+    decides their matches and lets them add a co-organiser on the Settings tab."""
+    organiser = cup.created_by
+    organiser.set_password("password")
+    organiser.save()
+    cup.entries.create(player=PlayerFactory(display_name="Desk Organiser", user=organiser))
+    UserFactory(username="vesna")
+    page, console = new_page()
+    log_in(page, live_server.url, organiser.username, desk_url(cup))
+    note = page.locator("[data-alone]")
+    expect(note).to_contain_text("only organiser")
+    note.get_by_role("link", name="Add a co-organiser on the Settings tab.").click()
+    form = page.locator("#organisers form")
+    form.locator("input[name=username]").fill("nobody")
+    form.get_by_role("button", name="Add a co-organiser").click()
+    expect(form.locator("[data-error]")).to_contain_text("there is no user 'nobody'")
+
+    form.locator("input[name=username]").fill("vesna")
+    form.get_by_role("button", name="Add a co-organiser").click()
+    expect(page.locator("[data-organisers]")).to_have_text("desk-organiser, vesna")
+    expect(page.locator("[data-alone]")).to_have_count(0)
+    assert cup.organisers.filter(username="vesna").exists()
+    assert [e for e in console.errors if "400 (Bad Request)" not in e] == []

@@ -441,3 +441,47 @@ def test_a_correction_shows_the_apis_refusals_then_counts(live_server, new_page)
     page.wait_for_selector('li[data-key="W1-2"] .desk-final:text("3–1")')
     assert (row(cup, "W1-2").score_one, row(cup, "W1-2").score_two) == (3, 1)
     assert [e for e in console.errors if "(Bad Request)" not in e and "(Conflict)" not in e] == []
+
+
+def test_an_organiser_who_plays_is_shown_their_matches_as_decided_by_others():
+    """docs/decisions.md D39: the desk offers no Confirm, Override, Forfeit or Correct for a
+    match its viewer plays in, and says who decides it; a lone organiser who plays is told to
+    add a co-organiser, whose desk offers them all."""
+    organiser = UserFactory(username="playing-organiser")
+    tournament = services.tournament_create(
+        user=organiser, name="Own Open", match_length=3, match_mode="over_the_board",
+        format="single_elimination",
+    )  # fmt: skip
+    services.registration_open(tournament=tournament, user=organiser)
+    own = PlayerFactory(display_name="Org Player", rating=2000.0, user=organiser)
+    for player in [own, *(PlayerFactory(display_name=f"Player {i}") for i in range(2, 5))]:
+        services.entry_register(tournament=tournament, user=organiser, player=player)
+    cup = services.tournament_start(tournament=tournament, user=organiser)
+    first = row(cup, "W1-1")
+    assert own.pk in (first.entry_one.player_id, first.entry_two.player_id)
+    report = games_services.result_report(
+        match=first.match, user=organiser, scope="match", score_one=3, score_two=0
+    )
+    opponent = first.entry_two.player if first.entry_one.player == own else first.entry_one.player
+    games_services.result_dispute(report=report, user=opponent.user, reason="I won")
+    finish(cup, "W1-2")
+
+    html = desk(cup, "results")
+    confirm = reverse("games:result-confirm", args=[first.match_id, report.pk])
+    forfeit = reverse("games:match-forfeit", args=[first.match_id])
+    assert confirm not in html and forfeit not in html
+    said = html.count("You play in this match: a co-organiser or staff decides it.")
+    assert said == 2, "in the queue, and for the open match in place of its forfeit"
+    second = row(cup, "W1-2")
+    assert reverse("tournaments:result-correct", args=[cup.pk, second.pk]) in html
+    assert "data-alone" in html and "?tab=settings#organisers" in html
+    rounds = desk(cup, "rounds")
+    assert forfeit not in rounds and "a co-organiser or staff decides it" in rounds
+    settings_tab = desk(cup, "settings")
+    assert reverse("tournaments:organiser-add", args=[cup.pk]) in settings_tab
+    assert 'id="organisers"' in settings_tab
+
+    co = UserFactory(username="co-organiser")
+    services.organiser_add(tournament=cup, user=organiser, username="co-organiser")
+    assert "data-alone" not in desk(cup, "results")
+    assert confirm in desk(cup, "results", user=co)

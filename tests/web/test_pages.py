@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -169,7 +170,7 @@ def test_the_rating_chart_shows_the_last_200_rated_matches(alice, bob):
         )  # fmt: skip
         for n in range(1, 206)
     )
-    history = web_selectors.player_rating_history(alice)
+    history = web_selectors.player_rating_history(alice, user=AnonymousUser())
     assert len(history) == 201  # where the 200 began, then one point each
     assert [rating for _at, rating in history[:2]] == [1505.0, 1506.0]
     assert history[-1] == (start + datetime.timedelta(minutes=205), 1705.0)

@@ -147,6 +147,10 @@ class DeadlineSerializer(StrictSerializer):
     stage = serializers.CharField(default=Stage.MAIN.value)
 
 
+class OrganiserInputSerializer(StrictSerializer):
+    username = serializers.CharField(max_length=150, help_text="the user to add as an organiser")
+
+
 class NoShowSerializer(StrictSerializer):
     absent = serializers.ListField(
         child=id_field(),

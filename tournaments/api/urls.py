@@ -15,6 +15,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(
         f"{T}registration/close/", views.RegistrationCloseView.as_view(), name="registration-close"
     ),
+    path(f"{T}organisers/", views.OrganiserAddView.as_view(), name="organiser-add"),
     path(f"{T}entries/", views.EntryListCreateView.as_view(), name="entry-list"),
     path(f"{T}entries/bulk/", views.EntryBulkCreateView.as_view(), name="entry-bulk"),
     path(

@@ -42,7 +42,14 @@ STAGE_OF_ROUND = OpenApiParameter(
 
 
 def tournament_for(pk: int) -> Tournament:
+    """Tournament ``pk`` to act on: its service decides who may (403 for anyone else)."""
     return get_object_or_404(Tournament, pk=pk)
+
+
+def tournament_read(request: Request, pk: int) -> Tournament:
+    """Tournament ``pk`` to read, if the user may see it: 404 for a draft but to its organisers
+    and staff (docs/decisions.md D56)."""
+    return get_object_or_404(selectors.tournaments_visible(request.user), pk=pk)
 
 
 def entry_for(tournament: Tournament, eid: int) -> Entry:
@@ -58,7 +65,7 @@ class TournamentListCreateView(generics.ListAPIView, WriteView):
     filterset_fields = ["status", "format", "club"]
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        return selectors.tournament_list()
+        return selectors.tournaments_visible(self.request.user, selectors.tournament_list())
 
     @extend_schema(responses={200: s.TournamentSerializer(many=True), **errors(400, 404)})
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -75,7 +82,7 @@ class TournamentListCreateView(generics.ListAPIView, WriteView):
 class TournamentDetailView(WriteView):
     @extend_schema(responses={200: s.TournamentSerializer, **errors(404)})
     def get(self, request: Request, pk: int) -> Response:
-        return tournament_response(tournament_for(pk))
+        return tournament_response(tournament_read(request, pk))
 
     @extend_schema(request=s.TournamentInputSerializer, responses={200: s.TournamentSerializer,
                    **errors(400, 401, 403, 404, 409)})  # fmt: skip
@@ -112,10 +119,22 @@ class StartView(TournamentActionView):
     action_name = "tournament_start"
 
 
+class OrganiserAddView(WriteView):
+    @extend_schema(request=s.OrganiserInputSerializer, responses={200: s.TournamentSerializer,
+                   **errors(400, 401, 403, 404, 409)})  # fmt: skip
+    def post(self, request: Request, pk: int) -> Response:
+        """An organiser adds a co-organiser by username (400: no such user; 409: already one)."""
+        data = validated(s.OrganiserInputSerializer, request)
+        tournament = services.organiser_add(
+            tournament=tournament_for(pk), user=request.user, username=data["username"]
+        )
+        return tournament_response(tournament)
+
+
 class EntryListCreateView(WriteView):
     @extend_schema(responses={200: s.EntrySerializer(many=True), **errors(404)})
     def get(self, request: Request, pk: int) -> Response:
-        tournament = tournament_for(pk)
+        tournament = tournament_read(request, pk)
         context = {"games_per_variant": selectors.games_per_variant(tournament)}
         entries = selectors.entry_list(tournament)
         return Response(s.EntrySerializer(entries, many=True, context=context).data)
@@ -172,7 +191,7 @@ class SeedView(WriteView):
 class RoundListView(APIView):
     @extend_schema(responses={200: BODY, **errors(404)})
     def get(self, request: Request, pk: int) -> Response:
-        return Response(selectors.round_list(tournament_for(pk)))
+        return Response(selectors.round_list(tournament_read(request, pk)))
 
 
 class RoundTablesView(APIView):
@@ -180,7 +199,7 @@ class RoundTablesView(APIView):
     def get(self, request: Request, pk: int, number: int) -> Response:
         """Round ``number`` as it is played: its matches with table numbers (table 1 the top
         pairing), then its byes. In a bracket a round is a play level (docs/decisions.md D40)."""
-        tournament = tournament_for(pk)
+        tournament = tournament_read(request, pk)
         stage = request.query_params.get("stage", Stage.MAIN)
         sheet = selectors.round_tables(tournament, stage, number)
         if sheet is None:
@@ -245,7 +264,7 @@ class BracketView(APIView):
     @extend_schema(parameters=[STAGE], responses={200: BODY, **errors(404)})
     def get(self, request: Request, pk: int) -> Response:
         stage = request.query_params.get("stage", Stage.MAIN)
-        return Response(selectors.bracket(tournament_for(pk), stage))
+        return Response(selectors.bracket(tournament_read(request, pk), stage))
 
 
 # The standings tables: the main draw or the only table, the groups, the knock-out stage, and
@@ -258,7 +277,9 @@ class StandingListView(APIView):
     @extend_schema(parameters=[SECTION], responses={200: s.StandingSerializer(many=True),
                    **errors(404)})  # fmt: skip
     def get(self, request: Request, pk: int) -> Response:
-        rows = selectors.standing_list(tournament_for(pk), request.query_params.get("section"))
+        rows = selectors.standing_list(
+            tournament_read(request, pk), request.query_params.get("section")
+        )
         return Response(s.StandingSerializer(rows, many=True).data)
 
 
@@ -267,7 +288,7 @@ class StandingCsvView(APIView):
         responses={200: OpenApiResponse(response=str, description="text/csv"), **errors(404)}
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
-        tournament = tournament_for(pk)
+        tournament = tournament_read(request, pk)
         response = HttpResponse(selectors.standings_csv(tournament), content_type="text/csv")
         response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}.csv"'
         return response
@@ -291,7 +312,7 @@ class ReportListView(APIView):
         """The result reports on the tournament's matches, oldest first: by default those
         waiting for an answer (pending and disputed), which an organiser confirms or overrides
         through the games API."""
-        tournament = tournament_for(pk)
+        tournament = tournament_read(request, pk)
         text = request.query_params.get("status") or ",".join(OPEN_REPORTS)
         statuses = [part.strip() for part in text.split(",") if part.strip()]
         unknown = [status for status in statuses if status not in REPORT_STATUSES]
@@ -308,7 +329,7 @@ class AuditLogView(generics.ListAPIView):
     def get_queryset(self) -> QuerySet[LogEntry]:
         if getattr(self, "swagger_fake_view", False):  # drf-spectacular reading the types
             return LogEntry.objects.none()
-        return selectors.audit_log(tournament_for(self.kwargs["pk"]))
+        return selectors.audit_log(tournament_read(self.request, self.kwargs["pk"]))
 
     @extend_schema(responses={200: s.AuditEntrySerializer(many=True), **errors(404)})
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -330,4 +351,6 @@ class PlayerRatingView(APIView):
     @extend_schema(responses={200: s.PlayerRatingSerializer, **errors(404)})
     def get(self, request: Request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
-        return Response(s.PlayerRatingSerializer(selectors.player_ratings(player)).data)
+        return Response(
+            s.PlayerRatingSerializer(selectors.player_ratings(player, user=request.user)).data
+        )

@@ -9,6 +9,7 @@ from datetime import date
 from typing import Any, TypedDict, Unpack
 
 from auditlog.context import set_actor
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
@@ -146,6 +147,27 @@ def _check_fields(fields: TournamentSettings) -> None:
     for name in fields.get("tiebreak_order") or []:
         if name not in TIEBREAKS:
             raise InvalidRequestError(f"unknown tie-break {name!r}; known: {', '.join(TIEBREAKS)}")
+
+
+def organiser_add(*, tournament: Tournament, user: User, username: str) -> Tournament:
+    """An organiser makes the user named ``username`` a co-organiser: they run the tournament
+    and decide its matches as the organisers do (D38), at any stage, which an organiser who
+    plays needs for their own matches (docs/decisions.md D39). Audited."""
+    with organiser_action(tournament, user) as tournament:
+        model = get_user_model()
+        added = model.objects.filter(**{model.USERNAME_FIELD: username.strip()}).first()
+        if added is None or not added.is_active:
+            raise InvalidRequestError(f"there is no user {username.strip()!r}")
+        name = added.get_username()
+        if (
+            tournament.created_by_id == added.pk
+            or tournament.organisers.filter(pk=added.pk).exists()
+        ):
+            raise ConflictError(f"{name} organises the tournament already")
+        before = sorted(tournament.organisers.values_list(model.USERNAME_FIELD, flat=True))
+        tournament.organisers.add(added)
+        audit(tournament, user, "organiser_add", organisers=(before, sorted([*before, name])))
+    return tournament
 
 
 def registration_open(*, tournament: Tournament, user: User) -> Tournament:
@@ -294,7 +316,9 @@ def entry_check_in(*, entry: Entry, user: User) -> Entry:
 def entry_withdraw(*, entry: Entry, user: User) -> Entry:
     """Withdraw an entry. Once the tournament runs, its remaining matches become forfeits
     (those not yet drawn are forfeited when their opponent is known), and a Swiss that the
-    players left can no longer pair ends after the rounds played (docs/decisions.md D29)."""
+    players left can no longer pair ends after the rounds played (docs/decisions.md D29). An
+    organiser who plays one of those matches withdraws nobody from it: that would win it for
+    them, so a co-organiser or staff does (D39)."""
     from tournaments.services import formats
 
     _check_self_or_organiser(entry, user)
@@ -308,9 +332,12 @@ def entry_withdraw(*, entry: Entry, user: User) -> Entry:
         audit(tournament, user, "withdraw", entry=(str(entry.player), None))
         if tournament.status == Status.RUNNING:
             for tournament_match in selectors.open_matches_of(entry):
-                games_services.match_forfeit(
-                    match=tournament_match.match, user=tournament.created_by, loser=entry.player
-                )
+                if entry.player.belongs_to(user):  # a player withdrawing, organiser or not
+                    games_services.match_concede(match=tournament_match.match, user=user)
+                else:  # refused to an organiser who plays the entry (D39)
+                    games_services.match_forfeit(
+                        match=tournament_match.match, user=user, loser=entry.player
+                    )
             formats.swiss_end_check(locked(tournament))  # the forfeits may have moved it on
     return entry
 

@@ -11,7 +11,7 @@ from auditlog.context import set_actor
 from django.db import transaction
 from django.utils import timezone
 
-from common.errors import ConflictError, InvalidRequestError
+from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import selectors as games_selectors
 from games import services as games_services
 from games.engine import InvalidScoreError, Options, final_score_winner
@@ -113,13 +113,15 @@ def result_correct(
     match ended with, as it becomes a match played. The score must be one a match of that
     length could end with, won by ``winner`` (docs/decisions.md D25). In a bracket the
     new winner and loser are carried forward; it is refused when a later match they would
-    leave has already started (correct that one first)."""
+    leave has already started (correct that one first). An organiser who plays in the match
+    never corrects it: a co-organiser or staff does (docs/decisions.md D39)."""
     with organiser_action(tournament, user) as tournament:
         row = TournamentMatch.objects.select_for_update(no_key=True).get(pk=tournament_match.pk)
         if row.status != MatchStatus.DONE or row.entry_two_id is None:
             raise ConflictError(f"match {row.key} has no result to correct ({row.status})")
         if winner.pk not in (row.entry_one_id, row.entry_two_id):
             raise InvalidRequestError(f"entry {winner.pk} does not play in match {row.key}")
+        _check_not_a_party(row, user)
         if row.is_forfeit and score_one is None and score_two is None:
             raise InvalidRequestError(
                 f"match {row.key} was decided by forfeit at {row.score_one}-{row.score_two}: "
@@ -157,6 +159,13 @@ def result_correct(
         standings_enqueue(tournament)
         ratings_enqueue()
     return row
+
+
+def _check_not_a_party(row: TournamentMatch, user: User) -> None:
+    """An organiser who plays in the match never corrects it (docs/decisions.md D39)."""
+    you = games_selectors.player_for(user)
+    if you is not None and _plays(you.pk, row):
+        raise NotAllowedError(games_selectors.PARTY_DECIDES)
 
 
 def _check_final_score(
@@ -233,7 +242,8 @@ def round_forfeit_no_shows(
 ) -> list[TournamentMatch]:
     """After the round's deadline, every match of the round not yet started is forfeited by
     the absent player: those listed in ``absent``, else the one who has not checked in. A match
-    where both or neither are absent is left to the organiser."""
+    where both or neither are absent is left to the organiser, and so is a match ``user`` plays
+    in: a co-organiser or staff decides it (docs/decisions.md D39)."""
     with organiser_action(tournament, user) as tournament:
         round_ = formats.check_round(tournament, stage, number)
         if round_.deadline is None:
@@ -245,18 +255,21 @@ def round_forfeit_no_shows(
         absent_ids = None if absent is None else {entry.pk for entry in absent}
         rows = tournament.matches.filter(stage=stage, round=number, status=MatchStatus.READY)
         forfeited = []
+        you = games_selectors.player_for(user)
         for row in rows.select_related("entry_one__player", "entry_two__player", "match"):
-            if has_started(row.match):
-                continue
+            if has_started(row.match) or (you is not None and _plays(you.pk, row)):
+                continue  # played already, or the asking organiser's own match (D39)
             missing = [e for e in row.entries if e and _is_absent(e, absent_ids)]
             if len(missing) != 1:
                 continue
-            games_services.match_forfeit(
-                match=row.match, user=tournament.created_by, loser=missing[0].player
-            )
+            games_services.match_forfeit(match=row.match, user=user, loser=missing[0].player)
             forfeited.append(row.key)
         audit(tournament, user, "forfeit_no_shows", **{f"round {number}": (None, forfeited)})
     return list(tournament.matches.filter(stage=stage, key__in=forfeited))
+
+
+def _plays(player_id: int, row: TournamentMatch) -> bool:
+    return any(entry is not None and entry.player_id == player_id for entry in row.entries)
 
 
 def _is_absent(entry: Entry, absent_ids: set[int] | None) -> bool:
