@@ -7,6 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from tests.tournaments.factories import PlayerFactory, TournamentFactory, UserFactory
 from tests.web.helpers import log_in
@@ -142,7 +143,7 @@ def test_desk_actions_call_the_api_and_show_its_errors(cup, live_server, new_pag
     page.get_by_role("button", name="Start the tournament").click()
     error = page.locator("[data-error]:not([hidden])")
     error.wait_for()
-    assert "at least 2 entries" in error.inner_text()
+    expect(error).to_contain_text("at least 2 entries", use_inner_text=True)
     cup.refresh_from_db()
     assert cup.status == "registration"
     # The refused start is the only error the browser saw (it logs every 4xx answer).
