@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
 from tournaments import web_selectors
 from tournaments.models import Tournament
 
@@ -34,6 +36,20 @@ MEASURE = """() => Array.from(document.querySelectorAll('.bracket')).map(bracket
 })"""
 
 
+# True once MEASURE finds what assert_connectors asks for: the lines are drawn for the layout as
+# it stands (tournament.js draws them again a frame after a resize, a swap or the fonts).
+SETTLED = (
+    """expected => { try {
+  const drawn = ("""
+    + MEASURE
+    + """)();
+  return drawn.every(s => s.overlay)
+    && JSON.stringify(drawn.map(s => [s.section, s.paths])) === JSON.stringify(expected)
+    && drawn.every(s => s.ends.every(ends => ends.every(offset => Math.abs(offset) <= 1.5)));
+} catch (error) { return false; } }"""
+)
+
+
 def expected_connectors(tournament_pk: int) -> list[tuple[str, int]]:
     """(section name, matches whose winner goes on within that section), in page order."""
     tournament = Tournament.objects.get(pk=tournament_pk)
@@ -48,10 +64,16 @@ def expected_connectors(tournament_pk: int) -> list[tuple[str, int]]:
 
 def assert_connectors(page: Any, tournament_pk: int) -> list[dict[str, Any]]:
     """The overlay exists in every drawn section with one path per match that has a next match
-    in that section, each path joining the two boxes' edges."""
+    in that section, each path joining the two boxes' edges. Waits for that first (a function,
+    not an expression: the page's CSP forbids eval), then measures and says what is off."""
+    expected = expected_connectors(tournament_pk)
+    try:
+        page.wait_for_function(SETTLED, arg=[list(pair) for pair in expected])
+    except PlaywrightTimeoutError:
+        pass  # the assertions below say what is off
     drawn = page.evaluate(MEASURE)
     assert all(section["overlay"] for section in drawn)
-    assert [(s["section"], s["paths"]) for s in drawn] == expected_connectors(tournament_pk)
+    assert [(s["section"], s["paths"]) for s in drawn] == expected
     for section in drawn:
         for ends in section["ends"]:
             assert all(abs(offset) <= 1.5 for offset in ends), (section["section"], ends)

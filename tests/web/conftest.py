@@ -46,6 +46,8 @@ def browser() -> Iterator:
             pytest.fail(f"{CHROMIUM} is missing: .ci/run installs the chromium package")
         pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
+    # expect() waits as long as every other Playwright wait here (its own default is 5 s).
+    sync_api.expect.set_options(timeout=TIMEOUT)
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser

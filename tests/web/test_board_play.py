@@ -5,9 +5,12 @@ Tapa pins. Every page must stay free of console errors. Screenshots land in test
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from playwright.sync_api import expect
 
 from games.board_svg import board_geometry, board_pieces
 from games.models import Game, Match, Turn
@@ -45,8 +48,24 @@ def destinations(page: Any) -> list[str]:
     ), key=lambda target: (len(target), target))  # fmt: skip
 
 
-def checkers(page: Any, colour: str, where: str) -> int:
-    return page.locator(f'[data-board-pieces] .checker.{colour}[data-point="{where}"]').count()
+LIT = """expected => JSON.stringify(
+    [...document.querySelectorAll('[data-board-input] .destination')]
+        .map(node => node.dataset.target)
+        .sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0))
+) === JSON.stringify(expected)"""
+
+
+def expect_destinations(page: Any, expected: list[str]) -> None:
+    """Waits until the lit destinations are ``expected`` (as ``destinations`` sorts them)."""
+    try:
+        page.wait_for_function(LIT, arg=expected)
+    except PlaywrightTimeoutError:
+        pass  # the assertion below says what is lit instead
+    assert destinations(page) == expected
+
+
+def checkers(page: Any, colour: str, where: str) -> Any:
+    return page.locator(f'[data-board-pieces] .checker.{colour}[data-point="{where}"]')
 
 
 def played(game: Game) -> list[str]:
@@ -72,43 +91,50 @@ def test_a_player_moves_checkers_by_clicking_undoes_and_submits(
     game = playable(alice, bob, "tabla", case_position(TABLA_START), [6, 5])
     page, console = open_board(new_page, live_server, game, "alice")
     submit = page.locator("[data-action=submit-play]")
-    assert submit.is_disabled() and page.locator("[data-action=undo]").is_disabled()
-    assert page.locator("[data-pip=w]").inner_text() == "167"
+    expect(submit).to_be_disabled()
+    expect(page.locator("[data-action=undo]")).to_be_disabled()
+    expect(page.locator("[data-pip=w]")).to_have_text("167", use_inner_text=True)
 
     point(page, "6").click()  # 6/1 and 6/0: no
-    assert "cannot move" in page.locator("[data-play-status]").inner_text()
+    expect(page.locator("[data-play-status]")).to_contain_text("cannot move", use_inner_text=True)
     point(page, "13").click()
-    assert destinations(page) == ["2", "7", "8"]  # 13/2 is one click: 13/8 8/2 or 13/7 7/2
+    expect_destinations(page, ["2", "7", "8"])  # 13/2 is one click: 13/8 8/2 or 13/7 7/2
     page.screenshot(path=str(artifacts / "board-play-picked.png"))
     page.locator('.destination[data-target="8"]').click()
-    assert checkers(page, "w", "8") == 4 and checkers(page, "w", "13") == 4
-    assert page.locator(".die.used").count() == 1
-    assert page.locator("[data-pip=w]").inner_text() == "162"
+    expect(checkers(page, "w", "8")).to_have_count(4)
+    expect(checkers(page, "w", "13")).to_have_count(4)
+    expect(page.locator(".die.used")).to_have_count(1)
+    expect(page.locator("[data-pip=w]")).to_have_text("162", use_inner_text=True)
     page.screenshot(path=str(artifacts / "board-play-one-step.png"))
     page.click("[data-replay-step=first]")  # the replay shows the past...
-    assert checkers(page, "w", "13") == 5 and checkers(page, "w", "8") == 3
+    expect(checkers(page, "w", "13")).to_have_count(5)
+    expect(checkers(page, "w", "8")).to_have_count(3)
     page.click("[data-replay-step=last]")  # ...and gives the board in play back
-    assert checkers(page, "w", "8") == 4 and page.locator(".die.used").count() == 1
+    expect(checkers(page, "w", "8")).to_have_count(4)
+    expect(page.locator(".die.used")).to_have_count(1)
 
     page.click("[data-action=undo]")
-    assert checkers(page, "w", "8") == 3 and page.locator(".die.used").count() == 0
+    expect(checkers(page, "w", "8")).to_have_count(3)
+    expect(page.locator(".die.used")).to_have_count(0)
     point(page, "13").click()
     page.locator('.destination[data-target="2"]').click()  # two steps in one click
-    assert checkers(page, "w", "2") == 1 and page.locator(".die.used").count() == 2
-    assert submit.is_enabled()
+    expect(checkers(page, "w", "2")).to_have_count(1)
+    expect(page.locator(".die.used")).to_have_count(2)
+    expect(submit).to_be_enabled()
     page.click("[data-action=undo]")  # undoes the click, both steps
-    assert checkers(page, "w", "2") == 0 and submit.is_disabled()
+    expect(checkers(page, "w", "2")).to_have_count(0)
+    expect(submit).to_be_disabled()
 
     point(page, "24").click()
     page.locator('.destination[data-target="18"]').click()
     point(page, "13").click()
     page.locator('.destination[data-target="8"]').click()
-    assert "24/18 13/8" in page.locator("[data-play-status]").inner_text()
+    expect(page.locator("[data-play-status]")).to_contain_text("24/18 13/8", use_inner_text=True)
     page.screenshot(path=str(artifacts / "board-play-complete.png"))
     submit.click()
 
     page.wait_for_selector(".move-log li")
-    assert "24/18 13/8" in page.locator(".move-log li").first.inner_text()
+    expect(page.locator(".move-log li").first).to_contain_text("24/18 13/8", use_inner_text=True)
     game.refresh_from_db()
     assert Turn.objects.get(game=game).moves == ["24/18", "13/8"] and game.position["turn"] == "b"
     assert console.errors == []
@@ -126,15 +152,16 @@ def test_a_player_taps_checkers_on_a_phone(live_server, browser, alice, bob, art
     page.wait_for_selector("[data-board-play] [data-play-status]")
 
     # The only checker that may move is picked up already; its destinations are lit.
-    assert destinations(page) == ["14", "20"]  # bar/20 20/14 in one tap
+    expect_destinations(page, ["14", "20"])  # bar/20 20/14 in one tap
     marker = page.locator('.destination[data-target="20"] .marker').bounding_box()
     assert marker["width"] >= 40 and marker["height"] >= 40
     page.screenshot(path=str(artifacts / "board-play-phone-bar.png"))
     page.locator('.destination[data-target="20"]').tap()
-    assert checkers(page, "b", "bar") == 1 and checkers(page, "w", "20") == 1  # hit
+    expect(checkers(page, "b", "bar")).to_have_count(1)
+    expect(checkers(page, "w", "20")).to_have_count(1)  # hit
 
     point(page, "24").tap()
-    assert destinations(page) == ["18"]
+    expect_destinations(page, ["18"])
     page.locator('.destination[data-target="18"]').tap()
     submit = page.locator("[data-action=submit-play]")
     for button in (submit, page.locator("[data-action=undo]")):
@@ -158,7 +185,7 @@ def test_a_tap_beside_the_only_movable_checker_near_it_picks_it_up(
     game = playable(alice, bob, "tabla", case_position("W 13, 8, 1×13 | B 24×15"), [6, 5])
     page, console = open_board(new_page, live_server, game, "alice", **PHONE)
     point(page, "14").click()  # no checker on 14; the one on 13 is next to it
-    assert destinations(page) == ["2", "7", "8"]
+    expect_destinations(page, ["2", "7", "8"])
     assert console.errors == []
 
 
@@ -172,13 +199,15 @@ def test_a_move_that_leaves_one_way_on_is_completed_and_waits_for_submit(
     page.locator('.destination[data-target="3"]').click()
 
     # 8/3 leaves only 13/7 for the 6: it is played, and the play waits for Submit.
-    assert checkers(page, "w", "7") == 1 and checkers(page, "w", "13") == 0
-    assert "13/7" in page.locator("[data-play-status]").inner_text()
+    expect(checkers(page, "w", "7")).to_have_count(1)
+    expect(checkers(page, "w", "13")).to_have_count(0)
+    expect(page.locator("[data-play-status]")).to_contain_text("13/7", use_inner_text=True)
     assert page.evaluate("document.activeElement.dataset.action") == "submit-play"
     page.click("[data-action=undo]")  # the filled-in step goes back...
-    assert checkers(page, "w", "13") == 1 and checkers(page, "w", "3") == 1
+    expect(checkers(page, "w", "13")).to_have_count(1)
+    expect(checkers(page, "w", "3")).to_have_count(1)
     page.click("[data-action=undo]")  # ...then the player's own
-    assert checkers(page, "w", "8") == 1
+    expect(checkers(page, "w", "8")).to_have_count(1)
     game.refresh_from_db()
     assert game.ply == 10 and console.errors == []  # nothing was sent
 
@@ -189,12 +218,12 @@ def test_a_checker_is_borne_off_by_a_click_on_the_tray(live_server, new_page, al
     page, console = open_board(new_page, live_server, game, "alice")
 
     point(page, "4").click()
-    assert destinations(page) == ["off"]
+    expect_destinations(page, ["off"])
     page.locator('.destination[data-target="off"]').click()
 
-    assert page.locator("[data-board-pieces] .slab.w").count() == 8  # and 6/off filled in
-    assert "4/off 6/off" in page.locator("[data-play-status]").inner_text()
-    assert page.locator("[data-pip=w]").inner_text() == "28"
+    expect(page.locator("[data-board-pieces] .slab.w")).to_have_count(8)  # and 6/off filled in
+    expect(page.locator("[data-play-status]")).to_contain_text("4/off 6/off", use_inner_text=True)
+    expect(page.locator("[data-pip=w]")).to_have_text("28", use_inner_text=True)
     assert console.errors == []
 
 
@@ -207,11 +236,11 @@ def test_a_forced_play_is_played_and_sent_without_asking(
     log_in(page, live_server.url, "alice", f"/matches/{game.match_id}/")
 
     page.wait_for_selector(".move-log li")
-    assert "13/8 8/2" in page.locator("[data-play-notice]").inner_text()
+    expect(page.locator("[data-play-notice]")).to_contain_text("13/8 8/2", use_inner_text=True)
     page.screenshot(path=str(artifacts / "board-play-forced.png"))
     game.refresh_from_db()
     assert played(game) == ["13/8", "8/2"] and game.position["turn"] == "b"
-    assert page.locator("[data-board-play]").count() == 0  # black's turn now
+    expect(page.locator("[data-board-play]")).to_have_count(0)  # black's turn now
     assert console.errors == []
 
 
@@ -229,23 +258,24 @@ def test_the_keyboard_picks_drops_undoes_and_submits(live_server, new_page, alic
     assert page.evaluate("document.activeElement.classList.contains('destination')")
     assert page.evaluate("document.activeElement.dataset.target") == "18"
     page.keyboard.press("Enter")
-    assert checkers(page, "w", "18") == 1
+    expect(checkers(page, "w", "18")).to_have_count(1)
     page.keyboard.press("u")
-    assert checkers(page, "w", "18") == 0 and checkers(page, "w", "24") == 2
+    expect(checkers(page, "w", "18")).to_have_count(0)
+    expect(checkers(page, "w", "24")).to_have_count(2)
 
     point(page, "24").focus()
     page.keyboard.press("Space")
     page.keyboard.press("Escape")  # put it back
-    assert page.locator("[data-board-input] .destination").count() == 0
+    expect(page.locator("[data-board-input] .destination")).to_have_count(0)
     assert page.evaluate("document.activeElement.dataset.target") == "24"  # still on 24
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")
     page.keyboard.press("Backspace")
-    assert checkers(page, "w", "18") == 0
+    expect(checkers(page, "w", "18")).to_have_count(0)
     point(page, "24").focus()
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")  # 24/18, the first destination
-    assert checkers(page, "w", "18") == 1
+    expect(checkers(page, "w", "18")).to_have_count(1)
     point(page, "13").focus()
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")  # 13/8, the first destination
@@ -263,13 +293,13 @@ def test_a_gjul_bara_cascade_is_played_stage_by_stage(live_server, new_page, ali
     data = case_position("W 24×15 | B 12×15", rolls=(3, 3))
     game = playable(alice, bob, "gul_bara", data, [2, 2])
     page, console = open_board(new_page, live_server, game, "alice")
-    assert page.locator("[data-board-pieces] .die").count() == 4
-    assert "3-3-3-3" in page.locator("[data-stage-note]").inner_text()
+    expect(page.locator("[data-board-pieces] .die")).to_have_count(4)
+    expect(page.locator("[data-stage-note]")).to_contain_text("3-3-3-3", use_inner_text=True)
 
     point(page, "24").click()
-    assert destinations(page) == ["16", "18", "20", "22"]
+    expect_destinations(page, ["16", "18", "20", "22"])
     page.locator('.destination[data-target="16"]').click()  # all four 2s with one checker
-    assert page.locator(".die.used").count() == 4
+    expect(page.locator(".die.used")).to_have_count(4)
     page.screenshot(path=str(artifacts / "board-play-cascade-stage-1.png"))
     page.click("[data-action=submit-play]")
 
@@ -278,8 +308,8 @@ def test_a_gjul_bara_cascade_is_played_stage_by_stage(live_server, new_page, ali
         "() => [...document.querySelectorAll('[data-board-pieces] .die')]"
         ".map(d => d.dataset.die).join() === '3,3,3,3'"
     )
-    assert page.locator(".die.used").count() == 0
-    assert "4-4-4-4" in page.locator("[data-stage-note]").inner_text()
+    expect(page.locator(".die.used")).to_have_count(0)
+    expect(page.locator("[data-stage-note]")).to_contain_text("4-4-4-4", use_inner_text=True)
     page.screenshot(path=str(artifacts / "board-play-cascade-stage-2.png"))
     game.refresh_from_db()
     assert game.position["pending"][:4] == [3, 3, 3, 3] and game.position["turn"] == "w"
@@ -298,9 +328,9 @@ def test_a_remainder_is_played_stage_by_stage_before_rolling(live_server, new_pa
     page, console = open_board(new_page, live_server, game, "bob")
 
     dice = "dice => dice.map(d => d.dataset.die)"
-    assert "handed over" in page.locator("[data-stage-note]").inner_text()
+    expect(page.locator("[data-stage-note]")).to_contain_text("handed over", use_inner_text=True)
     assert page.locator("[data-board-pieces] .die").evaluate_all(dice) == ["5", "5"]
-    assert page.locator("[data-action=roll]").count() == 0
+    expect(page.locator("[data-action=roll]")).to_have_count(0)
 
     point(page, "12").click()  # black's 24-point
     page.locator('.destination[data-target="2"]').click()  # both 5s: black's 24/19/14
@@ -309,7 +339,8 @@ def test_a_remainder_is_played_stage_by_stage_before_rolling(live_server, new_pa
         "() => [...document.querySelectorAll('[data-board-pieces] .die')]"
         ".map(d => d.dataset.die).join() === '6,6,6,6'"
     )
-    assert "handed over" in page.locator("[data-stage-note]").inner_text()  # still no roll
+    note = page.locator("[data-stage-note]")
+    expect(note).to_contain_text("handed over", use_inner_text=True)  # still no roll
     game.refresh_from_db()
     assert played(game) == ["24/19", "19/14"]
     assert (game.position["turn"], game.position["pending"]) == ("b", [6, 6, 6, 6])
@@ -321,8 +352,9 @@ def test_tapa_pins_are_drawn_and_a_pinned_checker_does_not_move(
 ):
     game = playable(alice, bob, "tapa", TAPA_PINS, [5, 2])
     page, console = open_board(new_page, live_server, game, "bob")  # black to move
-    assert page.locator('.checker.b.pinned[data-point="13"]').count() == 1
-    assert point(page, "13").get_attribute("tabindex") is None  # black's pinned checker
+    expect(page.locator('.checker.b.pinned[data-point="13"]')).to_have_count(1)
+    # black's pinned checker takes no focus: no tabindex at all
+    expect(point(page, "13")).not_to_have_attribute("tabindex", re.compile(".*"))
     page.screenshot(path=str(artifacts / "board-play-tapa-pins.png"))
     assert console.errors == []
 
@@ -331,8 +363,8 @@ def test_tapa_pins_are_drawn_and_a_pinned_checker_does_not_move(
     page, console = open_board(new_page, live_server, pinning, "alice")
     point(page, "13").click()
     page.locator('.destination[data-target="10"]').click()
-    assert page.locator('.checker.b.pinned[data-point="10"]').count() == 1
-    assert page.locator('.checker.w[data-point="10"]:not(.pinned)').count() == 1
+    expect(page.locator('.checker.b.pinned[data-point="10"]')).to_have_count(1)
+    expect(page.locator('.checker.w[data-point="10"]:not(.pinned)')).to_have_count(1)
     page.screenshot(path=str(artifacts / "board-play-tapa-pinning.png"))
     assert console.errors == []
 
@@ -370,8 +402,11 @@ def test_the_board_draws_and_takes_moves_in_macedonian(live_server, new_page, al
 
     point(page, "13").click()
     page.locator('.destination[data-target="8"]').click()
-    assert checkers(page, "w", "8") == 1 and page.locator(".die.used").count() == 1
-    assert page.locator("[data-pip-line]").inner_text().startswith("Преостанат пат")
+    expect(checkers(page, "w", "8")).to_have_count(1)
+    expect(page.locator(".die.used")).to_have_count(1)
+    expect(page.locator("[data-pip-line]")).to_have_text(
+        re.compile("^Преостанат пат"), use_inner_text=True
+    )
     assert console.errors == []
 
 
@@ -391,7 +426,7 @@ def test_the_list_of_legal_plays_keeps_its_choice_across_a_live_refresh(
     # The roll changed the state the page last polled: the next poll fetches the page again.
     page.wait_for_function("() => !document.querySelector('[data-turn-line]').dataset.old")
     assert page.locator(".play-list").evaluate("list => list.open")
-    assert page.locator("#play-form input[name=moves]:checked").get_attribute("value") == chosen
+    expect(page.locator("#play-form input[name=moves]:checked")).to_have_attribute("value", chosen)
     assert console.errors == []
 
 
@@ -405,11 +440,12 @@ def test_a_picked_up_checker_and_the_focus_survive_a_live_refresh(
     page.wait_for_selector("[data-board-play]")
     page.locator("[data-board-input] .hit.source").first.focus()
     page.keyboard.press("Enter")
+    expect(page.locator("[data-board-input] .destination")).not_to_have_count(0)
     shown = destinations(page)
     assert shown and page.evaluate("document.activeElement.classList.contains('destination')")
     page.evaluate("document.querySelector('[data-turn-line]').dataset.old = 'yes'")
 
     page.wait_for_function("() => !document.querySelector('[data-turn-line]').dataset.old")
-    assert destinations(page) == shown
+    expect_destinations(page, shown)
     assert page.evaluate("document.activeElement.classList.contains('destination')")
     assert console.errors == []

@@ -67,8 +67,7 @@ def test_double_elimination_connectors(
     page.screenshot(path=str(artifacts / "tournament-double-elimination.png"), full_page=True)
 
     page.set_viewport_size({"width": 700, "height": 900})  # the brackets scroll sideways
-    page.wait_for_timeout(200)
-    assert_connectors(page, pk)
+    assert_connectors(page, pk)  # waits for the lines drawn again for the narrow layout
     page.evaluate("document.querySelectorAll('.bracket').forEach(b => { b.scrollLeft = 200; })")
     assert_connectors(page, pk)
     page.screenshot(path=str(artifacts / "tournament-double-elimination-narrow.png"))

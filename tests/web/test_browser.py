@@ -3,8 +3,10 @@ updating without a reload, over-the-board results, replay, and every page free o
 errors. Screenshots land in tests/artifacts/ for a human look."""
 
 import random
+import re
 
 import pytest
+from playwright.sync_api import expect
 
 from games.demo import game_play_random
 from games.models import Match
@@ -13,6 +15,7 @@ from tests.web.helpers import log_in
 from tests.web.positions import TABLA_BAR_AND_OFF, TAPA_PINS, game_with_position
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
 
 def test_player_plays_a_move_and_a_spectator_sees_it_without_reload(
     live_server, new_page, online_match, artifacts
@@ -24,12 +27,12 @@ def test_player_plays_a_move_and_a_spectator_sees_it_without_reload(
     spectator, spectator_console = new_page()
     spectator.goto(live_server.url + path)
     spectator.evaluate("window.__notReloaded = true")
-    assert spectator.locator(".move-log li").count() == 0
+    expect(spectator.locator(".move-log li")).to_have_count(0)
 
     if player.locator("[data-action=roll]").count():
         player.click("[data-action=roll]")
     player.wait_for_selector("[data-board-play]")
-    assert player.locator(".board .die").count() >= 2
+    expect(player.locator(".board .die").nth(1)).to_be_attached()  # two dice or more
     player.click(".play-list summary")  # the list of legal plays, beside the board
     first = player.locator("#play-form input[name=moves]").first
     played = first.get_attribute("value")
@@ -39,9 +42,9 @@ def test_player_plays_a_move_and_a_spectator_sees_it_without_reload(
 
     player.wait_for_selector(".move-log li")
     spectator.wait_for_selector(".move-log li")
-    assert played in spectator.locator(".move-log li").first.inner_text()
+    expect(spectator.locator(".move-log li").first).to_contain_text(played, use_inner_text=True)
     assert spectator.evaluate("window.__notReloaded") is True
-    assert "ply 2" in spectator.locator("[data-turn-line]").inner_text()
+    expect(spectator.locator("[data-turn-line]")).to_contain_text("ply 2", use_inner_text=True)
     spectator.screenshot(path=str(artifacts / "match-spectator-after-move.png"), full_page=True)
     assert player_console.errors == [] and spectator_console.errors == []
 
@@ -55,16 +58,20 @@ def test_replay_steps_back_to_the_start_position_and_forward(
     live_checkers = page.locator(".board .checker").count()
 
     page.click("[data-replay-step=first]")
-    assert page.locator("[data-replay-caption]").inner_text() == "Start of the game"
-    assert page.locator('.board .checker.w[data-point="24"]').count() == 2  # tabla start
-    assert page.locator('.board .checker.w[data-point="6"]').count() == 5
+    expect(page.locator("[data-replay-caption]")).to_have_text(
+        "Start of the game", use_inner_text=True
+    )
+    expect(page.locator('.board .checker.w[data-point="24"]')).to_have_count(2)  # tabla start
+    expect(page.locator('.board .checker.w[data-point="6"]')).to_have_count(5)
     page.click("[data-replay-step=next]")
-    assert page.locator("[data-replay-caption]").inner_text().startswith("White")
+    expect(page.locator("[data-replay-caption]")).to_have_text(
+        re.compile("^White"), use_inner_text=True
+    )
     page.click(".move-log li:nth-child(3) button")
-    assert page.locator("[data-replay-range]").input_value() == "3"
+    expect(page.locator("[data-replay-range]")).to_have_value("3")
     page.screenshot(path=str(artifacts / "match-replay-ply-3.png"), full_page=True)
     page.click("[data-replay-step=last]")
-    assert page.locator(".board .checker").count() == live_checkers
+    expect(page.locator(".board .checker")).to_have_count(live_checkers)
     assert game.ply > 3 and console.errors == []
 
 
@@ -114,9 +121,9 @@ def test_pages_render_without_console_errors(live_server, new_page, alice, bob, 
 
     page, console = new_page()
     page.goto(f"{live_server.url}/matches/{tapa.pk}/")
-    assert page.locator('.checker.b.pinned[data-point="13"]').count() == 1
-    assert page.locator('.checker.w.pinned[data-point="5"]').count() == 1
-    assert page.locator(".board .die").count() == 2
+    expect(page.locator('.checker.b.pinned[data-point="13"]')).to_have_count(1)
+    expect(page.locator('.checker.w.pinned[data-point="5"]')).to_have_count(1)
+    expect(page.locator(".board .die")).to_have_count(2)
 
 
 def test_language_switcher_shows_the_pages_in_macedonian(live_server, new_page, artifacts):
@@ -124,6 +131,6 @@ def test_language_switcher_shows_the_pages_in_macedonian(live_server, new_page, 
     page.goto(live_server.url + "/")
     page.click(".language-switcher button[value=mk]")
     page.wait_for_selector("text=Мечеви во живо")
-    assert page.locator("html").get_attribute("lang") == "mk"
+    expect(page.locator("html")).to_have_attribute("lang", "mk")
     page.screenshot(path=str(artifacts / "home-mk-phone.png"), full_page=True)
     assert console.errors == []

@@ -5,6 +5,7 @@ starts the match on the page."""
 import pytest
 from django.test import Client
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from games import services
 from games.models import Match
@@ -67,8 +68,8 @@ def test_accepting_a_challenge_in_the_browser_starts_the_match(
     browser_page.click("[data-action=accept]")
 
     browser_page.wait_for_selector('[data-match-status="in_progress"]')
-    assert browser_page.locator('[data-rated="true"]').count() == 1
-    assert browser_page.locator(".board").count() == 1
+    expect(browser_page.locator('[data-rated="true"]')).to_have_count(1)
+    expect(browser_page.locator(".board")).to_have_count(1)
     assert console.errors == []
     challenge.refresh_from_db()
     assert challenge.rated and challenge.status == Match.Status.IN_PROGRESS

@@ -1,10 +1,13 @@
 """The claim page (/players/claim/): a logged-in user without a player redeems the code an
 organiser handed out at the desk, linked from the header of every page for such a user."""
 
+import re
+
 import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from players.models import Player
 from tests.tournaments.factories import PlayerFactory, TournamentFactory, UserFactory
@@ -57,9 +60,11 @@ def test_a_code_from_the_desk_is_redeemed_on_the_claim_page(live_server, new_pag
     row.get_by_role("button", name="Claim code").click()
     notice = page.locator("[data-claim-output]")
     notice.wait_for()
-    code = notice.locator(".claim-code").inner_text()
-    assert len(code) == 19 and "Marko Petrov" in notice.inner_text()
-    assert f"{live_server.url}{CLAIM}" in notice.inner_text()
+    code = notice.locator(".claim-code")
+    expect(code).to_have_text(re.compile(r"^[\s\S]{19}$"), use_inner_text=True)  # 19 characters
+    code = code.inner_text()
+    expect(notice).to_contain_text("Marko Petrov", use_inner_text=True)
+    expect(notice).to_contain_text(f"{live_server.url}{CLAIM}", use_inner_text=True)
 
     newcomer = UserFactory(username="marko")
     phone, phone_console = new_page(390, 844)
@@ -70,11 +75,11 @@ def test_a_code_from_the_desk_is_redeemed_on_the_claim_page(live_server, new_pag
     phone.get_by_role("button", name="Claim the player").click()
     error = phone.locator("[data-error]:not([hidden])")
     error.wait_for()
-    assert "wrong or has expired" in error.inner_text()
+    expect(error).to_contain_text("wrong or has expired", use_inner_text=True)
     phone.fill("input[name=code]", code.lower())
     phone.get_by_role("button", name="Claim the player").click()
     phone.get_by_text("Your player:").wait_for()
-    assert phone.get_by_role("link", name="Marko Petrov").count() == 2  # the header and the page
+    expect(phone.get_by_role("link", name="Marko Petrov")).to_have_count(2)  # header and page
     assert Player.objects.get(pk=marko.pk).user == newcomer
     assert console.errors == []
     assert [e for e in phone_console.errors if "400 (Bad Request)" not in e] == []

@@ -143,7 +143,7 @@ def test_desk_actions_call_the_api_and_show_its_errors(cup, live_server, new_pag
     page.get_by_role("button", name="Start the tournament").click()
     error = page.locator("[data-error]:not([hidden])")
     error.wait_for()
-    assert "at least 2 entries" in error.inner_text()
+    expect(error).to_contain_text("at least 2 entries", use_inner_text=True)
     cup.refresh_from_db()
     assert cup.status == "registration"
     # The refused start is the only error the browser saw (it logs every 4xx answer).

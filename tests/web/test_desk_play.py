@@ -4,6 +4,7 @@ overriding and correcting results; in the browser at desktop and phone sizes."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -287,8 +288,10 @@ def test_an_otb_score_entered_at_the_desk_advances_the_bracket(live_server, new_
     form.get_by_role("button", name="Save").click()
     final = page.locator('li.desk-match[data-key="W2-1"]')
     final.wait_for()
-    assert first.entry_one.player.display_name in final.inner_text()
-    assert row(cup, "W1-2").entry_two.player.display_name in final.inner_text()
+    expect(final).to_contain_text(first.entry_one.player.display_name, use_inner_text=True)
+    expect(final).to_contain_text(
+        row(cup, "W1-2").entry_two.player.display_name, use_inner_text=True
+    )
     assert row(cup, "W1-1").status == "done"
     report = ResultReport.objects.get(match=first.match)
     assert (report.status, report.reporter, report.score_one) == ("confirmed", cup.created_by, 3)
@@ -300,7 +303,7 @@ def test_an_otb_score_entered_at_the_desk_advances_the_bracket(live_server, new_
     form.get_by_role("button", name="Save").click()
     error = final.locator("[data-error]:not([hidden])")
     error.wait_for()
-    assert "exactly one player at 3 points or more" in error.inner_text()
+    expect(error).to_contain_text("exactly one player at 3 points or more", use_inner_text=True)
     assert row(cup, "W2-1").status == "ready"
     assert [e for e in console.errors if "400 (Bad Request)" not in e] == []
 
@@ -316,7 +319,7 @@ def test_the_organiser_confirms_a_reported_result(live_server, new_page, size):
     page, console = open_desk(live_server, new_page, cup, "results", size)
 
     item = page.locator(f'li.desk-report[data-report="{report.pk}"]')
-    assert "pending" in item.inner_text()
+    expect(item).to_contain_text("pending", use_inner_text=True)
     item.get_by_role("button", name="Confirm").click()
     page.wait_for_selector("[data-queue-empty]")
     report.refresh_from_db()
@@ -337,7 +340,8 @@ def test_the_organiser_overrides_a_disputed_result(live_server, new_page, size):
     page, console = open_desk(live_server, new_page, cup, "results", size)
 
     item = page.locator(f'li.desk-report[data-report="{report.pk}"]')
-    assert "I won 3-2" in item.inner_text() and "disputed" in item.inner_text()
+    expect(item).to_contain_text("I won 3-2", use_inner_text=True)
+    expect(item).to_contain_text("disputed", use_inner_text=True)
     item.locator("summary", has_text="Override").click()
     form = item.locator("form[data-override]")
     form.locator('input[name="score_one"]').fill("2")
@@ -365,8 +369,9 @@ def test_a_player_disputes_with_a_reason_the_desk_shows(live_server, new_page):
     page.fill("#results [data-dispute-reason]", "  I won 3-2 at table 2 ")
     page.locator("#results").get_by_role("button", name="Dispute").click()
     page.locator("#results .badge.status-disputed").wait_for()
-    shown = page.locator("#results [data-dispute]").inner_text()
-    assert shown == "“I won 3-2 at table 2” · the organiser decides"
+    expect(page.locator("#results [data-dispute]")).to_have_text(
+        "“I won 3-2 at table 2” · the organiser decides", use_inner_text=True
+    )
     report.refresh_from_db()
     assert (report.status, report.dispute_reason) == ("disputed", "I won 3-2 at table 2")
     assert "Disputed: “I won 3-2 at table 2”" in desk(cup, "results")
@@ -382,18 +387,20 @@ def test_pairing_a_swiss_round_and_printing_it(live_server, new_page, size):
 
     page.get_by_role("button", name="Pair round 2").click()
     page.wait_for_selector('section.desk-round[data-round="2"]')
-    assert page.locator("section.desk-round .desk-table").count() == 2
-    assert page.locator("[data-pair-blocked]").inner_text().startswith("All 2 rounds are paired")
+    expect(page.locator("section.desk-round .desk-table")).to_have_count(2)
+    expect(page.locator("[data-pair-blocked]")).to_have_text(
+        re.compile("^All 2 rounds are paired"), use_inner_text=True
+    )
     top = row(swiss, "R2-1")
     table_one = page.locator('.desk-table[data-key="R2-1"]')
-    assert table_one.locator(".table-number").inner_text() == "1"
+    expect(table_one.locator(".table-number")).to_have_text("1", use_inner_text=True)
 
     page.locator("a[data-print-link]").click()
     page.wait_for_selector("[data-slip]")
-    assert page.locator("[data-slip]").count() == 2
+    expect(page.locator("[data-slip]")).to_have_count(2)
     slip = page.locator('[data-slip="R2-1"]')
-    assert "Table 1" in slip.inner_text()
-    assert top.entry_one.player.display_name in slip.inner_text()
+    expect(slip).to_contain_text("Table 1", use_inner_text=True)
+    expect(slip).to_contain_text(top.entry_one.player.display_name, use_inner_text=True)
     page.emulate_media(media="print")
     # The print styles apply after emulate_media returns: wait for them, never look once.
     expect(page.locator(".print-toolbar"), "the toolbar is not printed").to_be_hidden()
@@ -424,14 +431,13 @@ def test_a_correction_shows_the_apis_refusals_then_counts(live_server, new_page)
     form.locator('input[name="score_two"]').fill("1")
     form.get_by_role("button", name="Save the correction").click()
     page.wait_for_selector('li[data-key="W1-2"] form[data-correct] [data-error]:not([hidden])')
-    assert error.inner_text().startswith("cannot correct W1-2 to 2-1")
+    expect(error).to_have_text(re.compile("^cannot correct W1-2 to 2-1"), use_inner_text=True)
 
     form.locator('select[name="winner"]').select_option(str(second.entry_two_id))
     form.locator('input[name="score_one"]').fill("1")
     form.locator('input[name="score_two"]').fill("3")
     form.get_by_role("button", name="Save the correction").click()
-    page.wait_for_function("node => node.textContent.includes('W2-1')", arg=error.element_handle())
-    assert "later matches W2-1 have already started" in error.inner_text()
+    expect(error).to_contain_text("later matches W2-1 have already started", use_inner_text=True)
     assert row(cup, "W1-2").winner_id == second.entry_one_id
 
     form.locator('select[name="winner"]').select_option(str(second.entry_one_id))

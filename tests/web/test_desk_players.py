@@ -229,12 +229,13 @@ def test_adding_players_by_search_and_by_name(live_server, new_page, organiser, 
     page.fill("[data-player-search]", "ivan")
     already = page.locator(".search-result", has_text="Boris Ivanov")
     already.get_by_text("entered").wait_for()
-    assert already.get_by_role("button").count() == 0  # nobody is entered twice
+    expect(already.get_by_role("button")).to_have_count(0)  # nobody is entered twice
 
     # A new player by name alone: created without an account, then entered.
     page.fill("[data-player-search]", "Petar Novak")
     page.get_by_role("button", name="Enter “Petar Novak” as a new player").click()
-    assert page.input_value("form[data-new-player] input[name=display_name]") == "Petar Novak"
+    new_name = page.locator("form[data-new-player] input[name=display_name]")
+    expect(new_name).to_have_value("Petar Novak")
     page.get_by_role("button", name="Enter the new player").click()
     entry_row(page, "Petar Novak").get_by_text("no account").wait_for()
     petar = Player.objects.get(display_name="Petar Novak")
@@ -272,16 +273,20 @@ def test_a_pasted_list_enters_known_and_new_players(live_server, new_page, organ
     page.get_by_role("button", name="Check the list").click()
     preview = page.locator("[data-list-preview] table")
     preview.wait_for()
-    lines = {
-        row.get_attribute("data-line"): row.inner_text()
-        for row in preview.locator("tbody tr").all()
-    }
-    assert "known player, rating 1580" in lines["1"]
-    assert "already entered: left out" in lines["2"]
-    assert "new player" in lines["4"] and "Struga Club" in lines["4"]
-    assert "new player" in lines["5"] and "Ohrid Tabla Club" in lines["5"]
-    assert "unknown club “No Such Club”" in lines["6"]
-    assert "the rating must be a number from 0 to 5000" in lines["7"]
+
+    def line(number: int):
+        return preview.locator(f'tbody tr[data-line="{number}"]')
+
+    expect(line(1)).to_contain_text("known player, rating 1580", use_inner_text=True)
+    expect(line(2)).to_contain_text("already entered: left out", use_inner_text=True)
+    expect(line(4)).to_contain_text("new player", use_inner_text=True)
+    expect(line(4)).to_contain_text("Struga Club", use_inner_text=True)
+    expect(line(5)).to_contain_text("new player", use_inner_text=True)
+    expect(line(5)).to_contain_text("Ohrid Tabla Club", use_inner_text=True)
+    expect(line(6)).to_contain_text("unknown club “No Such Club”", use_inner_text=True)
+    expect(line(7)).to_contain_text(
+        "the rating must be a number from 0 to 5000", use_inner_text=True
+    )
     expect(page.get_by_text("Correct the lines marked in red")).to_be_visible()
     expect(page.locator("[data-list-enter]")).to_be_hidden()
 
@@ -291,7 +296,7 @@ def test_a_pasted_list_enters_known_and_new_players(live_server, new_page, organ
     enter.click()
     entry_row(page, "Sara Kovač").wait_for()
     for name in ("Ilija Stojanov", "Vlado Mitev", "Ema"):
-        assert entry_row(page, name).count() == 1
+        expect(entry_row(page, name)).to_have_count(1)
     sara = Player.objects.get(display_name="Sara Kovač")
     assert (sara.club.name, sara.rating, sara.user) == ("Struga Club", 1610.0, None)
     assert Player.objects.get(display_name="Vlado Mitev").club == cup.club
@@ -313,11 +318,12 @@ def test_a_csv_file_is_read_in_the_browser(live_server, new_page, organiser, cup
     preview = page.locator("[data-list-preview] table")
     preview.wait_for()
     rows = preview.locator("tbody tr")
-    assert rows.count() == 3
-    assert "new player" in rows.nth(0).inner_text() and "1655" in rows.nth(0).inner_text()
-    assert "known player, rating 1490" in rows.nth(1).inner_text()
-    assert "the rating must be a number" in rows.nth(2).inner_text()
-    assert rows.nth(2).get_attribute("data-line") == "4"
+    expect(rows).to_have_count(3)
+    expect(rows.nth(0)).to_contain_text("new player", use_inner_text=True)
+    expect(rows.nth(0)).to_contain_text("1655", use_inner_text=True)
+    expect(rows.nth(1)).to_contain_text("known player, rating 1490", use_inner_text=True)
+    expect(rows.nth(2)).to_contain_text("the rating must be a number", use_inner_text=True)
+    expect(rows.nth(2)).to_have_attribute("data-line", "4")
     page.fill(
         "[data-player-list] textarea",
         page.input_value("[data-player-list] textarea").replace("x;", "1400;"),
@@ -342,8 +348,10 @@ def test_seeding_by_hand_and_starting_on_a_phone(live_server, new_page, organise
     page.get_by_role("button", name="Save the seeds as typed").click()
     error = page.locator("[data-error]:not([hidden])")
     error.wait_for()
-    assert "Given twice: 2." in error.inner_text() and "Not given: 4." in error.inner_text()
-    assert page.locator(f'[data-entry-seed="{entries["Boris Ivanov"].pk}"][aria-invalid=true]')
+    expect(error).to_contain_text("Given twice: 2.", use_inner_text=True)
+    expect(error).to_contain_text("Not given: 4.", use_inner_text=True)
+    boris = f'[data-entry-seed="{entries["Boris Ivanov"].pk}"][aria-invalid=true]'
+    expect(page.locator(boris)).to_be_attached()  # was `assert page.locator(...)`: always true
     page.fill(f'[data-entry-seed="{entries["Boris Ivanov"].pk}"]', "4")
     with page.expect_navigation():
         page.get_by_role("button", name="Save the seeds as typed").click()
@@ -351,6 +359,7 @@ def test_seeding_by_hand_and_starting_on_a_phone(live_server, new_page, organise
     assert seeds == wanted
     cup.refresh_from_db()
     assert cup.seed_method == "manual"
+    expect(page.locator("table.desk-entries td.name")).to_have_count(len(wanted))
     names = page.locator("table.desk-entries td.name").all_inner_texts()
     assert [name.split("\n")[0].replace("no account", "").strip() for name in names] == list(wanted)
 

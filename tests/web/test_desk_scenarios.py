@@ -74,7 +74,7 @@ class Desk:
         page.select_option("select[name=club]", str(club.pk))
         for field, value in numbers.items():
             page.fill(f"input[name={field}]", str(value))
-        assert page.locator("input[name=rated]").is_checked(), "the group runs rated ones"
+        expect(page.locator("input[name=rated]"), "the group runs rated ones").to_be_checked()
         self.shot("new-tournament")
         page.get_by_role("button", name="Create the tournament").click()
         page.wait_for_url(re.compile(r".*/tournaments/\d+/desk/$"))
@@ -89,15 +89,14 @@ class Desk:
         self.shot("list-checked")
         button = page.get_by_role("button", name=f"Enter {len(lines)} players ({new} new)")
         self.click_and_reload(button)
-        assert page.locator("table.desk-entries tbody tr").count() == len(lines)
+        expect(page.locator("table.desk-entries tbody tr")).to_have_count(len(lines))
 
     def seed_and_start(self) -> None:
         page = self.page
         self.click_and_reload(page.get_by_role("button", name="By rating"))
         seeds = page.locator("[data-entry-seed]")
-        assert [seeds.nth(i).input_value() for i in range(seeds.count())] == [
-            str(i) for i in range(1, seeds.count() + 1)
-        ]
+        for i in range(seeds.count()):  # seeds 1, 2, 3, ... in the order of the rows
+            expect(seeds.nth(i)).to_have_value(str(i + 1))
         self.shot("seeded")
         self.click_and_reload(page.get_by_role("button", name="Start the tournament"))
         page.locator(".badge.status-running").wait_for()
@@ -148,10 +147,10 @@ def public_finish(desk: Desk, entries: int) -> tuple[str, list[str]]:
     podium.wait_for()
     champion = podium.locator('[data-place="1"] .podium-names').inner_text()
     table = page.locator('table[data-section="main"] tbody tr')
-    assert table.count() == entries
+    expect(table).to_have_count(entries)
     names = [table.nth(i).locator("td a").first.inner_text() for i in range(entries)]
-    places = page.locator('table[data-section="main"] td[data-place]').all_inner_texts()
-    assert places[0] == "1"
+    places = page.locator('table[data-section="main"] td[data-place]')
+    expect(places.first).to_have_text("1", use_inner_text=True)
     desk.shot("public-finish")
     return champion, names
 
@@ -214,8 +213,8 @@ def test_a_double_elimination_run_from_the_desk(
     desk.tab("Results")
     report = ResultReport.objects.get(match_id=first.match_id)
     item = page.locator(f'li.desk-report[data-report="{report.pk}"]')
-    assert "reported by Boris Ivanov" in item.inner_text()
-    assert "Disputed: “I won 3-1”" in item.inner_text()
+    expect(item).to_contain_text("reported by Boris Ivanov", use_inner_text=True)
+    expect(item).to_contain_text("Disputed: “I won 3-1”", use_inner_text=True)
     desk.shot("dispute-in-queue")
     item.locator("summary", has_text="Override").click()
     override = item.locator("form[data-override]")
@@ -234,7 +233,7 @@ def test_a_double_elimination_run_from_the_desk(
     form.get_by_role("button", name="Save").click()
     error = form.locator("[data-error]:not([hidden])")
     error.wait_for()
-    assert "exactly one player at 3 points or more" in error.inner_text()
+    expect(error).to_contain_text("exactly one player at 3 points or more", use_inner_text=True)
     assert row(cup, "W1-2").status == "ready"
     desk.enter_score("W1-2", 3, 0)
 
@@ -243,7 +242,7 @@ def test_a_double_elimination_run_from_the_desk(
     done.locator("summary", has_text="Correct").click()
     done.locator('form[data-correct] input[name="score_two"]').fill("2")
     desk.click_and_reload(done.get_by_role("button", name="Save the correction"))
-    assert done.locator(".desk-final").inner_text() == "3–2"
+    expect(done.locator(".desk-final")).to_have_text("3–2", use_inner_text=True)
     assert (row(cup, "W1-2").score_one, row(cup, "W1-2").score_two) == (3, 2)
 
     # The other over-the-board results of the slips handed in, one by one, to the end.
@@ -288,21 +287,22 @@ def test_a_swiss_of_three_rounds_printed_and_run_from_the_desk(
     for number in (1, 2, 3):
         desk.tab("Rounds")
         round_card = page.locator(f'section.desk-round[data-round="{number}"]')
-        tables = round_card.locator(".desk-table .table-number").all_inner_texts()
-        assert tables == [str(t) for t in range(1, 7)]
+        tables = round_card.locator(".desk-table .table-number")
+        expect(tables).to_have_text([str(t) for t in range(1, 7)], use_inner_text=True)
         desk.shot(f"round-{number}")
 
         round_card.get_by_role("link", name="Print pairings and slips").click()
         page.wait_for_url(f"**/desk/print/round/{number}/")
-        assert page.locator("[data-pairings] tbody tr").count() == 6
+        expect(page.locator("[data-pairings] tbody tr")).to_have_count(6)
         slips = page.locator("[data-slip]")
-        assert slips.count() == 6
-        assert "Table 1" in slips.first.inner_text() and "Signature" in slips.first.inner_text()
+        expect(slips).to_have_count(6)
+        expect(slips.first).to_contain_text("Table 1", use_inner_text=True)
+        expect(slips.first).to_contain_text("Signature", use_inner_text=True)
         for t in swiss.matches.filter(round=number).select_related("entry_one__player"):
             table = page.locator(f'[data-pairings] tr[data-key="{t.key}"] .table-col')
-            slip = page.locator(f'[data-slip="{t.key}"]').inner_text()
-            assert t.entry_one.player.display_name in slip
-            assert f"Table {table.inner_text()}" in slip
+            slip = page.locator(f'[data-slip="{t.key}"]')
+            expect(slip).to_contain_text(t.entry_one.player.display_name, use_inner_text=True)
+            expect(slip).to_contain_text(f"Table {table.inner_text()}", use_inner_text=True)
         page.emulate_media(media="print")
         expect(page.locator(".print-toolbar")).to_be_hidden()
         desk.shot(f"print-round-{number}")

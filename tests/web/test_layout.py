@@ -4,6 +4,7 @@ the screen scrolls, a play in the move log kept on one line. Screenshots:
 tests/artifacts/layout-*.png."""
 
 import pytest
+from playwright.sync_api import expect
 
 from games.engine import legal_plays, start_position
 from games.models import Match, Turn
@@ -112,6 +113,8 @@ def test_a_bracket_wider_than_a_phone_says_that_it_scrolls(
     eight = cup(django_capture_on_commit_callbacks, 8)  # 3 rounds
     page, console = new_page(*PHONE)
     page.goto(f"{live_server.url}/tournaments/{eight}/")
+    # tournament.js marks the section once laid out (the stylesheet draws the cues from that)
+    expect(page.locator(".bracket-section")).to_contain_class("overflow-right")
     page.locator("#bracket").screenshot(path=str(artifacts / "layout-bracket-scroll-cue.png"))
     assert page.evaluate(SCROLL_CUES) == [{"hint": True, "right": True, "left": False}]
     page.evaluate("document.querySelector('.bracket').scrollLeft = 100")

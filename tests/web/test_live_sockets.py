@@ -5,6 +5,7 @@ once its socket is let in on a later try."""
 
 import pytest
 from django.http import Http404
+from playwright.sync_api import expect
 
 from games.consumers import MatchConsumer
 from tests.sockets import decide
@@ -19,7 +20,7 @@ def test_a_watcher_sees_a_move_pushed_without_polling(pushed, new_page, online_m
     watcher = Watcher(new_page)
     watcher.page.goto(f"{asgi_url()}/matches/{online_match.pk}/")
     watcher.wait(lambda: watcher.frames)  # the hello: the socket is open
-    assert watcher.page.locator(".move-log li").count() == 0
+    expect(watcher.page.locator(".move-log li")).to_have_count(0)
     del watcher.requests[:]
 
     decide(game)  # the roll

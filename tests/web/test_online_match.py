@@ -7,11 +7,11 @@ stands still; at the end the pages, the watcher and the API agree on the turns a
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from games import selectors, services
 from tests.web.asgi_server import asgi_url
@@ -42,6 +42,8 @@ def assert_the_clock_runs(page: Any, running: str, figure: str = "seconds") -> N
     with ``figure="bank"`` its bank, once the delay of up to 12 s has run out), the other side
     stands still."""
     running = str(running)
+    expect(page.locator("[data-clock-side]")).to_have_count(2)
+    expect(page.locator("[data-clock-side].running")).to_have_attribute("data-clock-side", running)
     before = clock_sides(page)
     assert len(before) == 2 and [s for s in before if before[s]["running"]] == [running]
     page.wait_for_function(
@@ -99,7 +101,7 @@ def test_two_players_play_a_clocked_match_on_desktop_and_phone_watched_live(
     log_in(desktop, asgi_url(), "alice", url)
     log_in(phone, asgi_url(), "bob", url)
     pages = {alice.pk: (desktop, False), bob.pk: (phone, True)}
-    assert watcher.page.locator(".move-log li").count() == 0
+    expect(watcher.page.locator(".move-log li")).to_have_count(0)
     assert_the_clock_runs(watcher.page, match.clock_running)
     del watcher.requests[:]
 
@@ -110,9 +112,8 @@ def test_two_players_play_a_clocked_match_on_desktop_and_phone_watched_live(
         movers.append(mover.pk)
         page, touch = pages[mover.pk]
         play_a_turn(page, touch)
-        watcher.page.wait_for_function(  # pushed to the watcher
-            f"() => document.querySelectorAll('.move-log li').length === {number}",
-            timeout=3 * TIMEOUT,
+        expect(watcher.page.locator(".move-log li")).to_have_count(  # pushed to the watcher
+            number, timeout=3 * TIMEOUT
         )
         page.screenshot(path=str(artifacts / f"online-match-play-{number}.png"), full_page=True)
     assert movers[::2] == [movers[0]] * 2 and movers[1::2] == [movers[1]] * 2  # alternating
@@ -122,8 +123,8 @@ def test_two_players_play_a_clocked_match_on_desktop_and_phone_watched_live(
     answer = logged_in(alice).get(reverse("games:game-detail", kwargs={"pk": game.pk})).json()
     plays = [turn for turn in answer["turns"] if turn["moves"] is not None]
     assert len(plays) == PLAYS
-    shown = watcher.page.locator(".move-log li .moves").all_inner_texts()
-    assert [" ".join(turn["moves"]) for turn in plays] == [re.sub(r"\s+", " ", s) for s in shown]
+    shown = watcher.page.locator(".move-log li .moves")  # whitespace normalised
+    expect(shown).to_have_text([" ".join(turn["moves"]) for turn in plays], use_inner_text=True)
     game.refresh_from_db()
     assert answer["ply"] == game.ply == plays[-1]["ply"] + 1  # the next ply, as the server has it
     clock = answer["clock"]

@@ -9,6 +9,7 @@ import pytest
 from django.db import transaction
 from django.test import Client
 from django.urls import reverse
+from playwright.sync_api import expect
 from rest_framework.test import APIClient
 
 from games.models import Match
@@ -174,13 +175,14 @@ def test_clicking_start_in_the_bracket_starts_the_match_and_shows_it(
     page, console = new_page()
     log_in(page, live_server.url, four[3].user.username, f"/tournaments/{pk}/")
     page.screenshot(path=str(artifacts / "tournament-start-button.png"), full_page=True)
-    assert page.locator("[data-action=start]").count() == 1
+    expect(page.locator("[data-action=start]")).to_have_count(1)
 
     page.click('.bracket-match[data-key="W1-1"] [data-action=start]')
 
     page.wait_for_url(f"{live_server.url}/matches/{first.pk}/")
     page.wait_for_selector('[data-match-status="in_progress"]')
-    assert page.locator(".board").count() == 1 and page.locator("[data-start]").count() == 0
+    expect(page.locator(".board")).to_have_count(1)
+    expect(page.locator("[data-start]")).to_have_count(0)
     assert console.errors == []
     first.refresh_from_db()
     assert first.status == Match.Status.IN_PROGRESS and first.games.count() == 1
@@ -198,7 +200,7 @@ def test_clicking_start_on_the_match_page_starts_the_match(
     page.click("[data-start] [data-action=start]")
 
     page.wait_for_selector('[data-match-status="in_progress"]')
-    assert page.locator(".board").count() == 1
+    expect(page.locator(".board")).to_have_count(1)
     assert console.errors == []
     second.refresh_from_db()
     assert second.status == Match.Status.IN_PROGRESS

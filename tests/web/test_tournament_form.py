@@ -182,13 +182,15 @@ def test_the_settings_tab_shows_the_apis_refusal_and_saves(live_server, new_page
     page.get_by_role("button", name="Save the settings").click()
     error = page.locator("form [data-error]:not([hidden])")
     error.wait_for()
-    assert error.inner_text() == "“Late entry until round” (4) is after the last round (3)"
+    expect(error).to_have_text(
+        "“Late entry until round” (4) is after the last round (3)", use_inner_text=True
+    )
     page.fill("input[name=late_entry_until_round]", "3")
     page.select_option("select[name=format]", "round_robin")
     page.fill("input[name=groups]", "2")
     with page.expect_navigation():  # the page reloads with the saved settings
         page.get_by_role("button", name="Save the settings").click()
-    assert page.locator("select[name=format]").input_value() == "round_robin"
+    expect(page.locator("select[name=format]")).to_have_value("round_robin")
     tournament.refresh_from_db()
     assert (tournament.format, tournament.groups) == ("round_robin", 2)
     assert tournament.late_entry_until_round == 0  # the Swiss setting was hidden: not sent
