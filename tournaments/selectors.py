@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -377,14 +378,23 @@ CSV_FIELDS = ["section", "rank", "player", "player_id", "seed", "played", "match
 # A text cell that starts with one of these is read as a formula by spreadsheet programs
 # (OWASP "CSV injection"); tab and carriage return are on OWASP's list too.
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+# Separators a spreadsheet may split a line on: "," here, but ";" in locales whose decimal mark
+# is a comma (Macedonian Excel among them) and tab. A formula character after one of these
+# starts a cell there, so it is escaped as at the start of the text.
+FORMULA_START = re.compile(r"(^|[,;\t])(?=[" + re.escape("".join(FORMULA_PREFIXES)) + "])")
 
 
 def spreadsheet_safe(value: Any) -> Any:
-    """A text cell that a spreadsheet would run as a formula gets a leading apostrophe, so it
-    shows as the text it is. Only text is touched: numbers the code writes itself (a negative
-    point_diff) stay numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
-        return "'" + value
+    """A text cell that a spreadsheet would run as a formula gets an apostrophe before the
+    formula character, so it shows as the text it is: at the start of the text, and after each
+    separator some locale splits on (``a;=cmd`` is two cells where Excel splits on ``;``).
+    Only text is touched: numbers the code writes itself (a negative point_diff) stay numbers.
+
+    >>> spreadsheet_safe("=1+2"), spreadsheet_safe("a;=cmd|' /C calc'!A0")
+    ("'=1+2", "a;'=cmd|' /C calc'!A0")
+    """
+    if isinstance(value, str):
+        return FORMULA_START.sub(r"\1'", value)
     return value
 
 
