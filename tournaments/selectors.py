@@ -14,6 +14,7 @@ from typing import Any
 from auditlog.models import LogEntry
 from django.db.models import Case, Count, F, IntegerField, Prefetch, Q, QuerySet, Value, When
 
+from common.numbers import ascii_int
 from games.models import Game, Match, RatingHistory, ResultReport
 from games.selectors import User
 from players.models import Player
@@ -259,7 +260,7 @@ def is_bracket_stage(tournament: Tournament, stage: str) -> bool:
 def _section_order(section: str) -> tuple[int, int, str]:
     """Board order of sections: the bracket's sections, then groups by number (2 before 10)."""
     number = section.removeprefix("group-")
-    return (brackets.section_rank(section), int(number) if number.isdigit() else 0, section)
+    return (brackets.section_rank(section), ascii_int(number) or 0, section)
 
 
 def _play_levels(rows: list[TournamentMatch]) -> dict[str, int]:
