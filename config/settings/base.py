@@ -220,6 +220,11 @@ SPECTACULAR_SETTINGS = {
         "ClockPresetEnum": "games.clock.PRESETS",
         "MatchEndedByEnum": "games.models.Match.EndedBy",
     },
+    # Every operation documents the 400 that a NUL in its path or query answers.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "common.api.schema.document_refused_input",
+    ],
 }
 
 # Pushed updates (common/push.py, config/asgi.py): the channel layer that carries a commit's news
