@@ -67,10 +67,12 @@ RETRYABLE: tuple[type[BaseException], ...] = (
 class OpenCounts:
     """How many sockets each key (an address, a user) holds open in this process. ``take``
     and ``give_back`` run on the event loop without awaiting between check and count, so no
-    two handshakes can both take the last place."""
+    two handshakes can both take the last place. ``refusing`` holds the keys refused since they
+    last gave a socket back, so that a flood is logged once, not once a handshake."""
 
     def __init__(self) -> None:
         self.counts: dict[str, int] = {}
+        self.refusing: set[str] = set()
 
     def take(self, key: str, limit: int) -> bool:
         """Count one more socket for ``key`` unless it holds ``limit`` already (0: no limit)."""
@@ -80,7 +82,15 @@ class OpenCounts:
         self.counts[key] = held + 1
         return True
 
+    def first_refusal(self, key: str) -> bool:
+        """Whether this refusal of ``key`` is the first since it last gave a socket back."""
+        if key in self.refusing:
+            return False
+        self.refusing.add(key)
+        return True
+
     def give_back(self, key: str) -> None:
+        self.refusing.discard(key)
         held = self.counts.get(key, 0) - 1
         if held > 0:
             self.counts[key] = held
@@ -128,7 +138,10 @@ class SocketGuard:
             return await self.inner(scope, receive, send)
         address = scope_address(scope, settings.TRUST_X_FORWARDED_FOR)
         if not by_address.take(address, settings.SOCKETS_PER_ADDRESS):
-            logger.warning("socket refused: %s holds %s open", address, by_address.counts[address])
+            if by_address.first_refusal(address):
+                logger.warning(
+                    "sockets refused: %s holds %s open", address, by_address.counts[address]
+                )
             await send({"type": "websocket.close"})
             return None
         answered = False
@@ -189,9 +202,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if user.is_authenticated:
             key = f"user:{user.pk}"
             if not by_user.take(key, settings.SOCKETS_PER_USER):
-                logger.warning(
-                    "socket refused: user %s holds %s open", user.pk, by_user.counts[key]
-                )
+                if by_user.first_refusal(key):
+                    logger.warning(
+                        "socket refused: user %s holds %s open", user.pk, by_user.counts[key]
+                    )
                 await self.close()
                 return
             self.user_key = key

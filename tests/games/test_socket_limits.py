@@ -28,7 +28,8 @@ def _layer(settings):
     settings.CHANNEL_LAYERS = IN_MEMORY
     yield
     # Every socket gave its places back, however it ended.
-    assert sockets.by_address.counts == {} and sockets.by_user.counts == {}
+    for counts in (sockets.by_address, sockets.by_user):
+        assert counts.counts == {} and counts.refusing == set()
 
 
 def from_address(socket: Any, address: str, forwarded: str | None = None) -> Any:
@@ -166,8 +167,9 @@ def test_a_channel_layer_outage_during_the_handshake_asks_to_retry(online_match)
 def test_open_counts_take_and_give_back() -> None:
     counts = sockets.OpenCounts()
     assert counts.take("a", 2) and counts.take("a", 2) and not counts.take("a", 2)
+    assert counts.first_refusal("a") and not counts.first_refusal("a")  # a flood logs once
     counts.give_back("a")
-    assert counts.take("a", 2)
+    assert counts.take("a", 2) and not counts.take("a", 2) and counts.first_refusal("a")
     assert all(counts.take("b", 0) for _ in range(100))  # 0: no limit
     counts.give_back("a"), counts.give_back("a")
     assert "a" not in counts.counts
