@@ -8,7 +8,7 @@ when it names a token that the API would refuse (docs/decisions.md D50); so is a
 that names no route, and one past the limits (D60): SOCKETS_PER_ADDRESS open sockets per client
 address (``SocketGuard``, before the session or token is even read) and SOCKETS_PER_USER per
 logged-in user. Each ASGI process counts its own sockets, so with N processes behind one proxy a
-client may hold up to N times the limit; the proxy's per-address limit (README, "Deployment")
+client may hold up to N times the limit; the proxy's per-address limit (README, "Production")
 bounds the whole.
 
 Clients only listen: what they send is not read, only taken as a sign of life. A socket whose
@@ -43,7 +43,7 @@ logger = logging.getLogger(__name__)
 
 IDLE_CLOSE_CODE = 4408  # the application's range (4000-4999); 408 as HTTP's Request Timeout
 RETRY_CLOSE_CODE = 1013  # RFC 6455 registry: "Try Again Later"
-clock = time.monotonic  # tests replace it to let the idle time pass
+clock = time.monotonic
 
 try:  # the errors of a Redis channel layer that cannot reach Redis
     from redis.exceptions import RedisError
