@@ -107,6 +107,10 @@ def server_env(database_url: str, layer_url: str) -> dict[str, str]:
         "THROTTLE_RATE_ANON": UNLIMITED,
         "THROTTLE_RATE_USER": UNLIMITED,
         "THROTTLE_RATE_WRITES": UNLIMITED,
+        # Every watcher comes from 127.0.0.1 and none sends a heartbeat: no socket limits here.
+        "SOCKETS_PER_ADDRESS": "0",
+        "SOCKETS_PER_USER": "0",
+        "SOCKET_IDLE_SECONDS": "0",
         "LOG_LEVEL": "WARNING",
         "DJANGO_LOG_LEVEL": "WARNING",
     }

@@ -31,7 +31,6 @@ the limits fail open: nothing is read, so nothing is refused, and nothing is cou
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import math
 import time
 import unicodedata
@@ -45,6 +44,8 @@ from django.contrib.auth.signals import user_login_failed
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
+
+from common.addresses import client_address
 
 clock = time.time  # tests replace it to let a window pass
 REFUSED_ATTR = "login_limit_retry_after"
@@ -75,26 +76,6 @@ def with_failure(stamps: Sequence[float], now: float, limit: Limit) -> list[floa
     recent = sorted(t for t in stamps if t > now - limit.seconds)
     recent.append(now)
     return recent[-limit.failures :]
-
-
-def client_address(remote_addr: str, forwarded_for: str, trusted_proxies: int) -> str:
-    """REMOTE_ADDR; with `trusted_proxies` > 0, the address that many entries from the right of
-    X-Forwarded-For (the one our nearest proxy saw; entries further left are the client's word),
-    as DRF's NUM_PROXIES picks it. An IPv6 address stands for its /64."""
-    address = remote_addr
-    if trusted_proxies > 0 and forwarded_for:
-        entries = [entry.strip() for entry in forwarded_for.split(",") if entry.strip()]
-        if entries:
-            address = entries[-min(trusted_proxies, len(entries))]
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address or "unknown"
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip)
 
 
 def account_key(username: str) -> str:

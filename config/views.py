@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import BadRequest
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import (
     HttpRequest,
@@ -122,6 +123,14 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
         code, detail = request_limit_error(exception) or (400, "Bad request.")
         return JsonResponse({"detail": detail}, status=code)
     return defaults.bad_request(request, exception)
+
+
+def input_refused(request: HttpRequest, detail: str) -> HttpResponse:
+    """400 for input refused before any view (config.middleware): JSON naming what is wrong
+    under /api/, else Django's 400 page."""
+    if _is_api(request):
+        return JsonResponse({"detail": detail}, status=400)
+    return defaults.bad_request(request, BadRequest(detail))
 
 
 def database_unavailable(request: HttpRequest) -> HttpResponse:

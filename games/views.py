@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_safe
 
+from common.numbers import ascii_int
 from games import clock, selectors, web_selectors
 from games.board_svg import board_cube, board_frame, board_geometry, board_pieces
 from games.charts import line_chart
@@ -98,7 +99,7 @@ def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
         match = web_selectors.match_visible(user=request.user, pk=pk)
     games = web_selectors.match_games(match)
     number = request.GET.get("game", "")
-    shown = int(number) if number.isdigit() else None
+    shown = ascii_int(number)
     game = web_selectors.match_shown_game(match, games, shown)
     you = selectors.player_for(request.user)
     context: dict[str, Any] = {

@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from common.numbers import is_ascii_digits
+
 
 class Section(StrEnum):
     """The part of a bracket a match belongs to; members are listed in display order."""
@@ -88,7 +90,7 @@ def parse_source(text: str) -> Source:
     if text == "bye":
         return Bye()
     kind, _, value = text.partition(":")
-    if kind == "seed" and value.isdigit():
+    if kind == "seed" and is_ascii_digits(value):
         return Seed(int(value))
     if kind == "winner" and value:
         return WinnerOf(value)

@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
+from common.numbers import ascii_int
 from tournaments import desk_round_selectors, desk_selectors, desk_settings, selectors
 from tournaments.models import Stage, Tournament, TournamentMatch
 
@@ -48,7 +49,7 @@ def tournament_desk(request: HttpRequest, pk: int) -> HttpResponse:
             tournament,
             user=request.user,
             stage=_stage(request),
-            number=int(number) if number.isdigit() and len(number) < 6 else None,
+            number=ascii_int(number, max_digits=5),
         )
     elif context["tab"] == "results":
         context["results"] = desk_round_selectors.results_desk(tournament, user=request.user)

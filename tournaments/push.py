@@ -21,6 +21,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.http import Http404
 
+from common.numbers import ascii_int
 from common.push import group_name, push_on_commit
 from games.models import Match
 from tournaments import web_selectors
@@ -61,5 +62,8 @@ def on_tournament_match_saved(
 @receiver(post_save, sender=Match, dispatch_uid="tournaments.push.games_match")
 def on_games_match_saved(sender: type[Match], instance: Match, **kwargs: Any) -> None:
     slot = instance.tournament_slot
-    if slot.startswith(SLOT_PREFIX) and slot[len(SLOT_PREFIX) :].isdigit():
-        tournament_changed(tournament_id=int(slot[len(SLOT_PREFIX) :]))
+    tournament_id = (
+        ascii_int(slot.removeprefix(SLOT_PREFIX)) if slot.startswith(SLOT_PREFIX) else None
+    )
+    if tournament_id is not None:
+        tournament_changed(tournament_id=tournament_id)

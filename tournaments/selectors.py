@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 from auditlog.models import LogEntry
 from django.db.models import Case, Count, F, IntegerField, Prefetch, Q, QuerySet, Value, When
 
+from common.numbers import ascii_int
 from games import selectors as games_selectors
 from games.models import Game, Match, RatingHistory, ResultReport
 from games.selectors import User
@@ -288,7 +290,7 @@ def is_bracket_stage(tournament: Tournament, stage: str) -> bool:
 def _section_order(section: str) -> tuple[int, int, str]:
     """Board order of sections: the bracket's sections, then groups by number (2 before 10)."""
     number = section.removeprefix("group-")
-    return (brackets.section_rank(section), int(number) if number.isdigit() else 0, section)
+    return (brackets.section_rank(section), ascii_int(number) or 0, section)
 
 
 def _play_levels(rows: list[TournamentMatch]) -> dict[str, int]:
@@ -407,14 +409,23 @@ CSV_FIELDS = ["section", "rank", "player", "player_id", "seed", "played", "match
 # A text cell that starts with one of these is read as a formula by spreadsheet programs
 # (OWASP "CSV injection"); tab and carriage return are on OWASP's list too.
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+# Separators a spreadsheet may split a line on: "," here, but ";" in locales whose decimal mark
+# is a comma (Macedonian Excel among them) and tab. A formula character after one of these
+# starts a cell there, so it is escaped as at the start of the text.
+FORMULA_START = re.compile(r"(^|[,;\t])(?=[" + re.escape("".join(FORMULA_PREFIXES)) + "])")
 
 
 def spreadsheet_safe(value: Any) -> Any:
-    """A text cell that a spreadsheet would run as a formula gets a leading apostrophe, so it
-    shows as the text it is. Only text is touched: numbers the code writes itself (a negative
-    point_diff) stay numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
-        return "'" + value
+    """A text cell that a spreadsheet would run as a formula gets an apostrophe before the
+    formula character, so it shows as the text it is: at the start of the text, and after each
+    separator some locale splits on (``a;=cmd`` is two cells where Excel splits on ``;``).
+    Only text is touched: numbers the code writes itself (a negative point_diff) stay numbers.
+
+    >>> spreadsheet_safe("=1+2"), spreadsheet_safe("a;=cmd|' /C calc'!A0")
+    ("'=1+2", "a;'=cmd|' /C calc'!A0")
+    """
+    if isinstance(value, str):
+        return FORMULA_START.sub(r"\1'", value)
     return value
 
 

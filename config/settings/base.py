@@ -63,6 +63,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A NUL in the path or a query parameter answers 400 before any view (config/middleware.py).
+    "config.middleware.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -246,6 +248,11 @@ SPECTACULAR_SETTINGS = {
         "ClockPresetEnum": "games.clock.PRESETS",
         "MatchEndedByEnum": "games.models.Match.EndedBy",
     },
+    # Every operation documents the 400 that a NUL in its path or query answers.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "common.api.schema.document_refused_input",
+    ],
 }
 
 # Pushed updates (common/push.py, config/asgi.py): the channel layer that carries a commit's news
@@ -256,6 +263,13 @@ SPECTACULAR_SETTINGS = {
 # broadcast fast (the write stands; pages fall back to polling).
 CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "")
 CHANNEL_LAYERS = {"default": channel_layer_from_url(CHANNEL_LAYER_URL)}
+# Socket limits (common/sockets.py, docs/decisions.md D60): open sockets per client address
+# (TRUST_X_FORWARDED_FOR's rule) and per logged-in user, counted by each ASGI process (0: no
+# limit); past them a handshake answers 403. A socket whose client sent nothing (the pages send
+# a heartbeat every 60 s) for SOCKET_IDLE_SECONDS is closed (0: never).
+SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 50)
+SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 20)
+SOCKET_IDLE_SECONDS = env_int("SOCKET_IDLE_SECONDS", 5 * 60)
 
 # Celery: with no broker configured, tasks run eagerly in-process.
 

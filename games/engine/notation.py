@@ -18,7 +18,7 @@ def _parse_point(text: str, *, source: str, allowed: str) -> int:
     word = text.strip().lower()
     if word == allowed:
         return BAR if allowed == "bar" else OFF
-    if not word.isdigit():
+    if not (word.isascii() and word.isdigit()):  # "²".isdigit() too
         raise InvalidNotationError(f"bad point {text!r} in move {source!r}")
     point = int(word)
     if not 1 <= point <= 24:

@@ -14,11 +14,17 @@
 // `live.connected()` is true while the socket is open: the page polls only while it is false,
 // i.e. until the socket opens, and whenever it cannot be opened (no ASGI server, refused) or
 // has dropped. It is opened again after 1 s, then 2, 4, ... up to 30 s between tries.
+//
+// While open, the socket sends "ping" every minute: the server reads nothing from it but closes
+// a socket whose client sent nothing for SOCKET_IDLE_SECONDS (5 minutes; common/sockets.py).
+// A page whose timers stopped (a frozen background tab) loses its socket and reopens it when
+// it wakes.
 (function () {
   "use strict";
   var FIRST_DELAY = 1000;
   var MAX_DELAY = 30000;
   var RETRY_SHOW = 1000;
+  var HEARTBEAT = 60000;
 
   function follow(path, show) {
     var open = false;
@@ -53,7 +59,13 @@
         reconnectLater();
         return;
       }
-      socket.onopen = function () { open = true; };
+      var heartbeat = null;
+      socket.onopen = function () {
+        open = true;
+        heartbeat = window.setInterval(function () {
+          if (socket.readyState === window.WebSocket.OPEN) socket.send("ping");
+        }, HEARTBEAT);
+      };
       socket.onmessage = function (event) {
         var message;
         try { message = JSON.parse(event.data); } catch (error) { return; }
@@ -65,6 +77,7 @@
       };
       socket.onclose = function () {
         open = false;
+        window.clearInterval(heartbeat);
         reconnectLater();
       };
     }

@@ -334,13 +334,17 @@ def test_large_integers_are_a_400_or_404(staff_client, world, big) -> None:
 
 # --- fuzz: random options through the API -------------------------------------------------------
 
+# Text as well with what no one types (issue 19): NUL, a lone surrogate (which st.text never
+# draws), superscript and Arabic-Indic digits.
+HOSTILE_TEXT = st.text(st.sampled_from("a1-\x00\ud800\udfff²٣"), min_size=1, max_size=6)
+TEXT = st.text(max_size=10) | HOSTILE_TEXT
 JSON_VALUES = st.recursive(
     st.none()
     | st.booleans()
     | st.integers()
     | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=10),
-    lambda inner: st.lists(inner, max_size=40) | st.dictionaries(st.text(max_size=6), inner),
+    | TEXT,
+    lambda inner: st.lists(inner, max_size=40) | st.dictionaries(TEXT, inner),
     max_leaves=50,
 )
 NUMBERS = st.integers(0, 120) | st.sampled_from([1, 3, 4, 99, 100, 1000, 1001, 2**31, 2**63])
@@ -370,7 +374,7 @@ OPTIONS = st.one_of(
     st.sets(st.sampled_from(OPTION_KEYS), max_size=4).flatmap(
         lambda keys: st.fixed_dictionaries({key: _valid_ish(key) for key in keys})
     ),
-    st.dictionaries(st.sampled_from(OPTION_KEYS) | st.text(max_size=8), JSON_VALUES, max_size=3),
+    st.dictionaries(st.sampled_from(OPTION_KEYS) | TEXT, JSON_VALUES, max_size=3),
 )
 
 
@@ -385,10 +389,16 @@ OPTIONS = st.one_of(
 @example(options={"match_length": 2**31, "preset": "bulgarian_nit"})
 @example(options={"match_length": 10**6})
 @example(options={"stuck_limit": 10**6, "cycle": ["tabla"] * 1000})
+@example(options={"\ud800": 1, "preset": "\x00"})  # issue 19: text that is not text
+@example(options={"match_length": "²"})
 def test_random_options_through_the_api_are_201_or_400(staff_client, world, options) -> None:
     one, two = Match.objects.get(pk=world["matches"]).players
     body = {"player_one": one.pk, "player_two": two.pk, "options": options}
-    response = staff_client.post("/api/v1/matches/", body, format="json")
+    # Written as a client would, a lone surrogate as its \\u escape (the test client's JSON
+    # renderer writes UTF-8, which cannot hold one).
+    response = staff_client.post(
+        "/api/v1/matches/", json.dumps(body), content_type="application/json"
+    )
     assert response.status_code in (201, 400), response.content[:300]
     assert response["Content-Type"] == "application/json"
     if response.status_code == 201:

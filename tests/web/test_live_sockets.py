@@ -3,6 +3,8 @@ and Redis carrying the news, as in production: a watcher's page shows a move wit
 state endpoint while its socket is open; a page whose socket is refused polls, and stops polling
 once its socket is let in on a later try."""
 
+from typing import Any
+
 import pytest
 from django.http import Http404
 from playwright.sync_api import expect
@@ -59,3 +61,26 @@ def test_a_refused_socket_falls_back_to_polling_until_a_later_try_is_let_in(
     assert tries >= 2 and watcher.polled() == []
     refused = [error for error in watcher.console.errors if "WebSocket" in error]
     assert len(refused) == tries - 1 == len(watcher.console.errors)
+
+
+def test_an_open_socket_sends_a_heartbeat_every_minute(pushed, new_page, online_match):
+    """The server closes a socket whose client sent nothing for SOCKET_IDLE_SECONDS (D60): the
+    page sends "ping" every 60 s while its socket is open (the page's clock run forward)."""
+    watcher = Watcher(new_page)
+    sent: list[str] = []
+
+    def listen(socket: Any) -> None:
+        socket.on("framesent", lambda payload: sent.append(payload))
+
+    watcher.page.on("websocket", listen)
+    watcher.page.clock.install()
+    watcher.page.goto(f"{asgi_url()}/matches/{online_match.pk}/")
+    watcher.wait(lambda: watcher.frames)  # the hello: the socket is open
+    watcher.page.clock.run_for(59_000)
+    assert sent == []
+    watcher.page.clock.run_for(2_000)
+    watcher.wait(lambda: sent)
+    watcher.page.clock.run_for(60_000)
+    watcher.wait(lambda: len(sent) == 2)
+    assert sent == ["ping", "ping"]
+    assert len(watcher.sockets) == 1 and not watcher.sockets[0].is_closed()
