@@ -133,6 +133,9 @@ class Match(models.Model):
             # "recent" on the home page.
             models.Index(fields=["-created_at", "-id"], name="match_created"),
             models.Index(fields=["status", "-created_at", "-id"], name="match_status_created"),
+            # A player's page: their matches newest first, as player one and as player two.
+            models.Index(fields=["player_one", "-created_at", "-id"], name="match_one_created"),
+            models.Index(fields=["player_two", "-created_at", "-id"], name="match_two_created"),
             models.Index(
                 fields=["-updated_at"],
                 condition=Q(status__in=["finished", "forfeited"]),

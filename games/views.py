@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -76,6 +75,7 @@ def match_state(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 PLAYER_MATCHES_PAGE = 50  # a player's page lists their matches newest first, 50 a page
+PLAYER_PAGES = 1000  # ?page= beyond this is the last one read
 
 
 @require_safe
@@ -83,9 +83,11 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = web_selectors.player_visible(pk=pk)
     history = web_selectors.player_rating_history(player, user=request.user)
     chart = line_chart([r for _d, r in history], [d.strftime("%Y-%m-%d") for d, _r in history])
-    matches = web_selectors.player_matches(player=player, user=request.user)
-    page = Paginator(matches, PLAYER_MATCHES_PAGE).get_page(request.GET.get("page"))
-    rows = [_match_row(match, player) for match in page]
+    number = min(ascii_int(request.GET.get("page", "")) or 1, PLAYER_PAGES)
+    page = web_selectors.player_matches_page(
+        player=player, user=request.user, number=number, size=PLAYER_MATCHES_PAGE
+    )
+    rows = [_match_row(match, player) for match in page.matches]
     context = {"player": player, "chart": chart, "matches": rows, "page": page}
     return render(request, "games/player.html", context)
 
