@@ -51,6 +51,15 @@ def nul_refusal(path: str, query: Iterable[tuple[str, list[str]]]) -> str | None
     return None
 
 
+def nul_parameter(query: Iterable[tuple[str, list[str]]]) -> str | None:
+    """The first query parameter whose value holds a NUL (its name has none), if any: the API's
+    400 names it as a field, as a filter's own validation would."""
+    for name, values in query:
+        if "\x00" not in name and any("\x00" in value for value in values):
+            return name
+    return None
+
+
 class RefuseNulMiddleware:
     """A NUL in the path or a query parameter answers 400 (JSON under /api/) before any view
     reads it. Form fields and JSON bodies are checked where they are parsed: Django's and DRF's
@@ -62,5 +71,5 @@ class RefuseNulMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         refusal = nul_refusal(request.path, request.GET.lists())
         if refusal is not None:
-            return input_refused(request, refusal)
+            return input_refused(request, refusal, field=nul_parameter(request.GET.lists()))
         return self.get_response(request)

@@ -125,11 +125,15 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     return defaults.bad_request(request, exception)
 
 
-def input_refused(request: HttpRequest, detail: str) -> HttpResponse:
+def input_refused(request: HttpRequest, detail: str, *, field: str | None = None) -> HttpResponse:
     """400 for input refused before any view (config.middleware): JSON naming what is wrong
-    under /api/, else Django's 400 page."""
+    under /api/ (and, for one query parameter, that parameter as a field: ``{"search": [...]}``,
+    as the API's own validation names it), else Django's 400 page."""
     if _is_api(request):
-        return JsonResponse({"detail": detail}, status=400)
+        body: dict[str, Any] = {"detail": detail}
+        if field is not None:
+            body[field] = [detail]
+        return JsonResponse(body, status=400)
     return defaults.bad_request(request, BadRequest(detail))
 
 
