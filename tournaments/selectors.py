@@ -7,10 +7,12 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from auditlog.models import LogEntry
+from django.conf import settings
 from django.db.models import Case, Count, F, IntegerField, Prefetch, Q, QuerySet, Value, When
 
 from games.models import Game, Match, RatingHistory, ResultReport
@@ -27,6 +29,44 @@ def may_run_rated(user: User) -> bool:
     if not getattr(user, "is_authenticated", False):
         return False
     return bool(user.is_staff or user.has_perm("tournaments.run_rated_tournament"))
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The bounds of a tournament (docs/decisions.md D57; settings TOURNAMENT_MAX_*): the most
+    entries, the most matches one start may create, the most friendly tournaments its creator
+    may have open. None: no bound. ``who`` says whose bounds they are, for a refusal."""
+
+    entries: int | None
+    start_matches: int | None
+    open_friendly: int | None
+    who: str
+
+
+def bounds(*, user: User, rated: bool = False) -> Bounds:
+    """The bounds of a tournament of ``user`` (its creator): the higher ``*_TRUSTED`` ones when
+    it is rated or ``user`` may run rated tournaments."""
+    trusted = rated or may_run_rated(user)
+    suffix = "_TRUSTED" if trusted else ""
+
+    def bound(name: str) -> int | None:
+        return getattr(settings, f"TOURNAMENT_MAX_{name}{suffix}") or None
+
+    return Bounds(
+        entries=bound("ENTRIES"),
+        start_matches=bound("START_MATCHES"),
+        open_friendly=bound("OPEN_FRIENDLY"),
+        who="a rated organiser's tournament" if trusted else "a friendly tournament",
+    )
+
+
+def open_friendly_count(user: User) -> int:
+    """The friendly tournaments ``user`` created that are not finished."""
+    return (
+        Tournament.objects.filter(created_by=user, rated=False)
+        .exclude(status=Tournament.Status.FINISHED)
+        .count()
+    )
 
 
 def is_organiser(user: User, tournament: Tournament) -> bool:
