@@ -435,7 +435,7 @@ def tournament_start(*, tournament: Tournament, user: User) -> Tournament:
             tournament.format == Tournament.Format.SWISS and tournament.late_entry_until_round > 1
         )
         tournament.save()
-        formats.draw_start(tournament)
+        formats.draw_start(tournament, user)
         audit(tournament, user, "start", status=(before, tournament.status))
     return tournament
 
