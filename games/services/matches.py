@@ -92,6 +92,7 @@ def matches_create_many(
     inserted in bulk, so no ``post_save`` is sent: nothing is pushed for them (nobody follows a
     match that did not exist; the caller tells the listeners of what it belongs to)."""
     rules = _rules(options, target_score)
+    options_json = rules.to_json()
     matches = []
     for player_one, player_two in pairs:
         match = _match_new(
@@ -104,6 +105,7 @@ def matches_create_many(
             rated=rated,
             clock=clock,
             claim_after_hours=claim_after_hours,
+            options_json=options_json,
         )
         if organiser is not None:
             match.organiser = organiser
@@ -135,8 +137,10 @@ def _match_new(
     invitation: bool = False,
     clock: dict[str, Any] | None,
     claim_after_hours: int | None,
+    options_json: dict[str, Any] | None = None,
 ) -> Match:
-    """The unsaved match ``match_create`` stores, checked."""
+    """The unsaved match ``match_create`` stores, checked (``options_json``: ``rules`` as JSON,
+    when the caller has it already)."""
     if player_one.pk == player_two.pk:
         raise InvalidRequestError("a match needs two different players")
     bank, delay = _clock_bank_and_delay(clock, mode, rules.match_length)
@@ -156,7 +160,7 @@ def _match_new(
         status=Match.Status.INVITED if invitation else Match.Status.SCHEDULED,
         mode=mode,
         target_score=rules.match_length,
-        options=rules.to_json(),
+        options=dict(options_json) if options_json is not None else rules.to_json(),
         tournament_slot=tournament_slot,
         is_public=is_public,
         auto_roll=auto_roll and mode == Match.Mode.ONLINE,

@@ -147,9 +147,13 @@ def matches_open_many(
     organiser = tournament.created_by
     in_order = sorted(rows, key=lambda row: (row.stage, row.round, row.section, row.index))
 
+    options_of: dict[int, str] = {}  # a round's options, as JSON text to compare
+
     def rules(row: TournamentMatch) -> tuple[int, str]:
-        options = rotated_options(tournament, row.round)
-        return row.match_length or tournament.match_length, json.dumps(options, sort_keys=True)
+        if row.round not in options_of:
+            options = rotated_options(tournament, row.round)
+            options_of[row.round] = json.dumps(options, sort_keys=True)
+        return row.match_length or tournament.match_length, options_of[row.round]
 
     for (length, options), same in groupby(in_order, key=rules):
         same = list(same)
