@@ -8,6 +8,8 @@ other change of what the match page shows.
 - Every other write saves a row of the match, of one of its games or of a result report (a
   match started, accepted or forfeited, a game started or finished, a report entered or
   answered): the receivers here push for it, so a new write path is covered without a call.
+  Matches created in bulk (``matches_create_many``: a tournament's draw) send no signal and push
+  nothing: nobody can follow a match before it exists (docs/decisions.md D58).
 
 A message is the state endpoint's summary (``LiveVersion.to_json``: status, score, game, ply,
 dice and ``version``, the ETag without quotes) with ``type`` and ``at``, e.g. ``{"type": "turn",

@@ -5,7 +5,8 @@ settings it would have (defaults or stored values merged with the change): every
 range, and the combinations that could never be played. `check_field` runs at the start, when the
 number of entries is known: what depends on the field (groups of at least two, Swiss rounds that
 can always be paired). Either raises `SettingsError` naming the setting and what is allowed, so
-a start never trips over a setting (docs/decisions.md D22).
+a start never trips over a setting (docs/decisions.md D22). `start_matches` says how many
+matches a start would create, which the services bound (docs/decisions.md D57).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.clock import CLAIM_AFTER_HOURS, ClockSettings, ClockSettingsError
+from tournaments import brackets
 from tournaments.brackets import bracket_size
 
 # setting: (lowest, highest); None is allowed where the model allows it (no limit / default).
@@ -148,3 +150,39 @@ def check_field(settings: Mapping[str, Any], entries: int) -> None:
 
 def _n(value: float) -> str:
     return f"{value:g}"
+
+
+FORMAT_WORDS = {
+    "single_elimination": "a single elimination",
+    "double_elimination": "a double elimination",
+    "consolation": "a consolation draw",
+    "swiss": "a Swiss round",
+}
+
+
+def start_matches(settings: Mapping[str, Any], entries: int) -> tuple[int, str]:
+    """How many matches starting with ``entries`` players would create, and the draw in words:
+    (1770, "a round robin of 60 players"). A round robin creates its whole schedule (each group
+    k(k-1)/2 pairs, twice in a double round robin), a Swiss its first round (a bye is no match),
+    an elimination every slot of its bracket. ``check_field`` passed first."""
+    fmt = settings.get("format")
+    if fmt == "round_robin":
+        groups = settings.get("groups") or 1
+        sizes = [entries // groups + (1 if g < entries % groups else 0) for g in range(groups)]
+        legs = 2 if settings.get("double_round_robin") else 1
+        total = sum(legs * k * (k - 1) // 2 for k in sizes)
+        kind = "a double round robin" if legs == 2 else "a round robin"
+        split = f" in {groups} groups" if groups > 1 else ""
+        return total, f"{kind} of {entries:,} players{split}"
+    if fmt == "swiss":
+        return entries // 2, f"a Swiss round of {entries:,} players"
+    if fmt == "single_elimination":
+        third_place = bool(settings.get("third_place"))
+        bracket = brackets.single_elimination(entries, third_place=third_place)
+    elif fmt == "double_elimination":
+        reset = bool(settings.get("grand_final_reset"))
+        bracket = brackets.double_elimination(entries, reset=reset)
+    else:
+        rounds = brackets.consolation_rounds_for(entries, settings.get("consolation_rounds") or 1)
+        bracket = brackets.consolation(entries, entry_rounds=rounds)
+    return len(bracket.matches), f"{FORMAT_WORDS.get(str(fmt), str(fmt))} of {entries:,} players"

@@ -6,7 +6,9 @@ change, and any other change of what the tournament page shows.
   a new round, its end) save its row: the receivers here push for them. So does a games match
   of the tournament that is saved (it started: the page shows it live).
 - Standings are stored in bulk, which sends no signals: ``standings_recompute`` calls
-  ``tournament_changed(kind="standings")``.
+  ``tournament_changed(kind="standings")``. So are the matches of a round robin or a Swiss
+  round: ``matches_open_many`` (services/common.py) calls ``tournament_changed(kind="pairing")``,
+  once for the whole draw (docs/decisions.md D58).
 
 A message is the state endpoint's summary (``TournamentLiveVersion.to_json``: status, current
 round, matches, decided and ``version``, the ETag without quotes) with ``type`` and ``at``.

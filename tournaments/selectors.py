@@ -7,11 +7,13 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from auditlog.models import LogEntry
+from django.conf import settings
 from django.db.models import Case, Count, F, IntegerField, Prefetch, Q, QuerySet, Value, When
 
 from common.numbers import ascii_int
@@ -30,6 +32,44 @@ def may_run_rated(user: User) -> bool:
     if not getattr(user, "is_authenticated", False):
         return False
     return bool(user.is_staff or user.has_perm("tournaments.run_rated_tournament"))
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The bounds of a tournament (docs/decisions.md D57; settings TOURNAMENT_MAX_*): the most
+    entries, the most matches one start may create, the most friendly tournaments its creator
+    may have open. None: no bound. ``who`` says whose bounds they are, for a refusal."""
+
+    entries: int | None
+    start_matches: int | None
+    open_friendly: int | None
+    who: str
+
+
+def bounds(*, user: User, rated: bool = False) -> Bounds:
+    """The bounds of a tournament of ``user`` (its creator): the higher ``*_TRUSTED`` ones when
+    it is rated or ``user`` may run rated tournaments."""
+    trusted = rated or may_run_rated(user)
+    suffix = "_TRUSTED" if trusted else ""
+
+    def bound(name: str) -> int | None:
+        return getattr(settings, f"TOURNAMENT_MAX_{name}{suffix}") or None
+
+    return Bounds(
+        entries=bound("ENTRIES"),
+        start_matches=bound("START_MATCHES"),
+        open_friendly=bound("OPEN_FRIENDLY"),
+        who="a rated organiser's tournament" if trusted else "a friendly tournament",
+    )
+
+
+def open_friendly_count(user: User) -> int:
+    """The friendly tournaments ``user`` created that are not finished."""
+    return (
+        Tournament.objects.filter(created_by=user, rated=False)
+        .exclude(status=Tournament.Status.FINISHED)
+        .count()
+    )
 
 
 def is_organiser(user: User, tournament: Tournament) -> bool:
@@ -170,12 +210,13 @@ def match_json(
     }
 
 
-def _rows(tournament: Tournament, stage: str) -> list[TournamentMatch]:
-    return list(
-        tournament.matches.filter(stage=stage).select_related(
-            "entry_one__player", "entry_two__player", "match"
-        )
-    )
+def _rows(
+    tournament: Tournament, stage: str, numbers: Collection[int] | None = None
+) -> list[TournamentMatch]:
+    rows = tournament.matches.filter(stage=stage)
+    if numbers is not None:
+        rows = rows.filter(round__in=numbers)
+    return list(rows.select_related("entry_one__player", "entry_two__player", "match"))
 
 
 def stage_format(tournament: Tournament, stage: str) -> str:
@@ -237,23 +278,32 @@ def bracket(tournament: Tournament, stage: str = Stage.MAIN) -> dict[str, Any]:
     }
 
 
-def round_list(tournament: Tournament) -> list[dict[str, Any]]:
-    """Every round with its pairings (matches in board order). A round's ``name`` is "Round N"
+def round_list(
+    tournament: Tournament, numbers: Collection[int] | None = None
+) -> list[dict[str, Any]]:
+    """Every round with its pairings (matches in board order); with ``numbers``, only those
+    rounds of the main stage of a league (a page of a large round robin: its names do not
+    depend on the other rounds) and the knock-out. A round's ``name`` is "Round N"
     in a league; in a bracket, where a round number spans the sections (winners' and losers'
     round 1), it is the name of its first section's round, and each pairing has its own
     ``round_name``."""
     stages = (Stage.MAIN, Stage.KNOCKOUT)
-    rows = {stage: _rows(tournament, stage) for stage in stages}
+    some = numbers is not None and not tournament.is_elimination
+    rows = {stage: _rows(tournament, stage, numbers if some and stage == Stage.MAIN else None)
+            for stage in stages}  # fmt: skip
     names = {stage: round_names(tournament, stage, rows[stage]) for stage in stages}
     seeds = {stage: draw_seeds(tournament, stage) for stage in stages}
+    by_round: dict[tuple[str, int], list[TournamentMatch]] = {}
+    for stage in stages:
+        for row in sorted(rows[stage], key=lambda r: (r.section, r.index)):
+            by_round.setdefault((stage, row.round), []).append(row)
+    listed = Round.objects.filter(tournament=tournament).order_by("stage", "number")
+    if some:
+        listed = listed.filter(Q(stage=Stage.KNOCKOUT) | Q(number__in=numbers))
     rounds = []
-    for round_ in Round.objects.filter(tournament=tournament).order_by("stage", "number"):
+    for round_ in listed:
         stage = round_.stage
-        in_round = [
-            row
-            for row in sorted(rows[stage], key=lambda r: (r.section, r.index))
-            if row.round == round_.number
-        ]
+        in_round = by_round.get((stage, round_.number), [])
         pairings = [
             {
                 **match_json(row, {}, seeds[stage]),
@@ -275,6 +325,22 @@ def round_list(tournament: Tournament) -> list[dict[str, Any]]:
             }
         )
     return rounds
+
+
+def round_sizes(tournament: Tournament, stage: str = Stage.MAIN) -> list[tuple[int, int, bool]]:
+    """(number, matches, finished) of every round of ``stage``, in order: two narrow queries."""
+    counts = dict(
+        tournament.matches.filter(stage=stage)
+        .values_list("round")
+        .annotate(count=Count("id"))
+        .values_list("round", "count")
+    )
+    return [
+        (number, counts.get(number, 0), finished)
+        for number, finished in tournament.rounds.filter(stage=stage)
+        .order_by("number")
+        .values_list("number", "is_finished")
+    ]
 
 
 # --- tables: the matches of a round as they are played side by side --------------------------

@@ -37,7 +37,7 @@ def tournament_index(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    context = tournament_context(request.user, pk)
+    context = tournament_context(request.user, pk, _rounds_page(request))
     context["etag"] = _live_etag(request, pk)
     context["socket_url"] = tournament_socket_path(pk)
     context["runs_it"] = selectors.is_organiser(request.user, context["tournament"])
@@ -48,8 +48,8 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The podium, bracket, rounds and standings as an HTML fragment, fetched when the state
-    changes."""
-    context = tournament_context(request.user, pk)
+    changes (the same page of rounds, ``?rounds=N``)."""
+    context = tournament_context(request.user, pk, _rounds_page(request))
     return render(request, "tournaments/_tournament_live.html", context)
 
 
@@ -67,13 +67,23 @@ def tournament_state(request: HttpRequest, pk: int) -> JsonResponse:
     return response
 
 
-def tournament_context(user: User, pk: int) -> dict[str, Any]:
+def _rounds_page(request: HttpRequest) -> int | None:
+    """The page of a large league's rounds asked for (``?rounds=N``), if any."""
+    page = request.GET.get("rounds", "")
+    return int(page) if page.isdigit() and len(page) < 6 else None
+
+
+def tournament_context(user: User, pk: int, rounds_page: int | None = None) -> dict[str, Any]:
     tournament = web_selectors.tournament_visible(pk=pk)
     standings = web_standings.standing_tables(tournament)
+    pages = [] if tournament.is_elimination else web_selectors.round_pages(tournament, rounds_page)
+    current = next((page["number"] for page in pages if page["current"]), None)
     return {
         "tournament": tournament,
         "podium": web_standings.tournament_podium(tournament, standings),
         "brackets": web_selectors.tournament_brackets(tournament, user),
-        "rounds": web_selectors.tournament_rounds(tournament, user),
+        "rounds": web_selectors.tournament_rounds(tournament, user, pages),
+        "round_pages": pages,
+        "rounds_query": f"?rounds={current}" if current else "",
         "standings": standings,
     }

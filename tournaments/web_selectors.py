@@ -136,16 +136,58 @@ def bracket_reset(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sections
 
 
-def tournament_rounds(tournament: Tournament, user: User | None = None) -> list[dict[str, Any]]:
+# The most pairings the tournament page shows at once: a large league's rounds come in pages of
+# whole rounds (docs/decisions.md D59); the page opens on the one with the first unfinished round.
+PAGE_MATCHES = 300
+
+
+def tournament_rounds(
+    tournament: Tournament, user: User | None = None, pages: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
     """The rounds of a league (round robin, its groups, a Swiss), named "Round N", with Start
-    buttons for ``user``; a knock-out after the groups is shown as its bracket instead."""
+    buttons for ``user``; a knock-out after the groups is shown as its bracket instead. Only
+    the rounds of the current page of ``pages`` (``round_pages``; None: all) are listed."""
     if tournament.is_elimination:
         return []
-    rounds = [r for r in selectors.round_list(tournament) if r["stage"] == Stage.MAIN]
+    shown = next((p["rounds"] for p in pages or [] if p["current"]), None)
+    rounds = [
+        r for r in selectors.round_list(tournament, numbers=shown) if r["stage"] == Stage.MAIN
+    ]
     for round_ in rounds:
         round_["label"] = round_label(RoundName(RoundKind.ROUND, round_["number"]))
     _add_start([m for round_ in rounds for m in round_["pairings"]], user)
     return rounds
+
+
+def round_pages(tournament: Tournament, page: int | None = None) -> list[dict[str, Any]]:
+    """The league's rounds in pages of whole rounds holding at most ``PAGE_MATCHES`` pairings
+    (a larger round alone), numbered from 1: each with its ``rounds``, a ``label`` ("Rounds
+    1-10") and ``current``, the page asked for (out of range or None: the one with the first
+    unfinished round, or the last). None at all when every round fits on one page."""
+    pages: list[dict[str, Any]] = []
+    size = PAGE_MATCHES + 1
+    first_open = None
+    for number, matches, finished in selectors.round_sizes(tournament):
+        if size + matches > PAGE_MATCHES:
+            pages.append({"number": len(pages) + 1, "rounds": []})
+            size = 0
+        pages[-1]["rounds"].append(number)
+        size += matches
+        if first_open is None and not finished:
+            first_open = len(pages)
+    if len(pages) < 2:
+        return []  # one page: no pages to choose from
+    if page is None or not 1 <= page <= len(pages):
+        page = first_open or len(pages)
+    for entry in pages:
+        low, high = entry["rounds"][0], entry["rounds"][-1]
+        entry["label"] = (
+            _("Round %(low)s") % {"low": low}
+            if low == high
+            else _("Rounds %(low)s–%(high)s") % {"low": low, "high": high}
+        )
+        entry["current"] = entry["number"] == page
+    return pages
 
 
 def _add_start(matches: list[dict[str, Any]], user: User | None) -> None:

@@ -342,6 +342,18 @@ CHALLENGES_PENDING_PER_CHALLENGER = env_int("CHALLENGES_PENDING_PER_CHALLENGER",
 CHALLENGES_PENDING_PER_PLAYER = env_int("CHALLENGES_PENDING_PER_PLAYER", 50)
 ME_AWAITING_LIMIT = env_int("ME_AWAITING_LIMIT", 100)
 
+# Tournament bounds (docs/decisions.md D57): the most entries a tournament may have, the most
+# matches one start may create (a round robin's whole schedule, a bracket, a Swiss round), and
+# the most friendly tournaments one user may have open (not finished) at once. A tournament that
+# is rated, or whose creator may run rated ones (staff, "tournaments.run_rated_tournament"), has
+# the *_TRUSTED bounds. 0: no bound.
+TOURNAMENT_MAX_ENTRIES = env_int("TOURNAMENT_MAX_ENTRIES", 256)
+TOURNAMENT_MAX_ENTRIES_TRUSTED = env_int("TOURNAMENT_MAX_ENTRIES_TRUSTED", 1024)
+TOURNAMENT_MAX_START_MATCHES = env_int("TOURNAMENT_MAX_START_MATCHES", 2000)
+TOURNAMENT_MAX_START_MATCHES_TRUSTED = env_int("TOURNAMENT_MAX_START_MATCHES_TRUSTED", 10_000)
+TOURNAMENT_MAX_OPEN_FRIENDLY = env_int("TOURNAMENT_MAX_OPEN_FRIENDLY", 5)
+TOURNAMENT_MAX_OPEN_FRIENDLY_TRUSTED = env_int("TOURNAMENT_MAX_OPEN_FRIENDLY_TRUSTED", 50)
+
 # Audit log (django-auditlog): actors are set explicitly by the tournament services (and by the
 # games forfeit endpoint, for what a forfeit changes in a tournament).
 AUDITLOG_INCLUDE_ALL_MODELS = False

@@ -12,6 +12,7 @@ from games.services.matches import (
     match_forfeit,
     match_propose,
     match_start,
+    matches_create_many,
 )
 from games.services.play import (
     cube_double,
@@ -47,6 +48,7 @@ __all__ = [
     "match_import_by",
     "match_propose",
     "match_start",
+    "matches_create_many",
     "play_submit",
     "result_confirm",
     "result_dispute",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
@@ -52,11 +53,98 @@ def match_create(
     without one, ``claim_after_hours`` (default 72) of the opponent's inactivity let the waiting
     player claim the match (games/services/clock.py).
     """
-    if player_one.pk == player_two.pk:
-        raise InvalidRequestError("a match needs two different players")
+    match = _match_new(
+        creator=creator,
+        player_one=player_one,
+        player_two=player_two,
+        rules=_rules(options, target_score),
+        mode=mode,
+        tournament_slot=tournament_slot,
+        is_public=is_public,
+        auto_roll=auto_roll,
+        rated=rated,
+        invitation=invitation,
+        clock=clock,
+        claim_after_hours=claim_after_hours,
+    )
+    with transaction.atomic():
+        match.save(force_insert=True)
+        if not invitation:
+            _open(match, start=start)
+    return match
+
+
+def matches_create_many(
+    *,
+    creator: User,
+    pairs: Sequence[tuple[Player, Player]],
+    organiser: User | None = None,
+    target_score: int | None = None,
+    options: dict[str, Any] | None = None,
+    mode: str = Match.Mode.ONLINE,
+    tournament_slot: str = "",
+    rated: bool = True,
+    clock: dict[str, Any] | None = None,
+    claim_after_hours: int | None = None,
+) -> list[Match]:
+    """``match_create`` without ``start`` for many pairs at once, with the same checks and the
+    same rows, in one INSERT: an online match is scheduled, an over-the-board one open for
+    reports. ``organiser`` organises every match, even one that it plays in (the tournament
+    services: the tournament's creator); without it, as ``match_create``. The rows are
+    inserted in bulk, so no ``post_save`` is sent: nothing is pushed for them (nobody follows a
+    match that did not exist; the caller tells the listeners of what it belongs to)."""
+    rules = _rules(options, target_score)
+    options_json = rules.to_json()
+    matches = []
+    for player_one, player_two in pairs:
+        match = _match_new(
+            creator=creator,
+            player_one=player_one,
+            player_two=player_two,
+            rules=rules,
+            mode=mode,
+            tournament_slot=tournament_slot,
+            rated=rated,
+            clock=clock,
+            claim_after_hours=claim_after_hours,
+            options_json=options_json,
+        )
+        if organiser is not None:
+            match.organiser = organiser
+        if mode == Match.Mode.OVER_THE_BOARD:
+            match.status = Match.Status.IN_PROGRESS  # as _open leaves it
+        matches.append(match)
+    return Match.objects.bulk_create(matches)
+
+
+def _rules(options: dict[str, Any] | None, target_score: int | None) -> Options:
+    """The engine's options, checked, with ``target_score`` as the match length if given."""
     rules = Options.from_json(options or {})
     if target_score is not None:
         rules = Options.from_json({**rules.to_json(), "match_length": target_score})
+    return rules
+
+
+def _match_new(
+    *,
+    creator: User,
+    player_one: Player,
+    player_two: Player,
+    rules: Options,
+    mode: str,
+    tournament_slot: str,
+    is_public: bool = True,
+    auto_roll: bool = False,
+    rated: bool,
+    invitation: bool = False,
+    clock: dict[str, Any] | None,
+    claim_after_hours: int | None,
+    options_json: dict[str, Any] | None = None,
+) -> Match:
+    """The unsaved match ``match_create`` stores, checked (``options_json``: ``rules`` as JSON,
+    when the caller has it already)."""
+    if player_one.pk == player_two.pk:
+        raise InvalidRequestError("a match needs two different players")
     bank, delay = _clock_bank_and_delay(clock, mode, rules.match_length)
     low, high = CLAIM_AFTER_HOURS
     if claim_after_hours is not None and not low <= claim_after_hours <= high:
@@ -65,29 +153,25 @@ def match_create(
         )
     timing: dict[str, Any] = {"claim_after_hours": claim_after_hours} if claim_after_hours else {}
     is_player = creator.pk in (player_one.user_id, player_two.user_id)
-    with transaction.atomic():
-        match = Match.objects.create(
-            player_one=player_one,
-            player_two=player_two,
-            organiser=None if is_player else creator,
-            created_by=creator,
-            rated=rated and not invitation,
-            status=Match.Status.INVITED if invitation else Match.Status.SCHEDULED,
-            mode=mode,
-            target_score=rules.match_length,
-            options=rules.to_json(),
-            tournament_slot=tournament_slot,
-            is_public=is_public,
-            auto_roll=auto_roll and mode == Match.Mode.ONLINE,
-            clock_bank_seconds=bank,
-            clock_delay_seconds=delay,
-            clock_one_ms=bank * 1000,
-            clock_two_ms=bank * 1000,
-            **timing,
-        )
-        if not invitation:
-            _open(match, start=start)
-    return match
+    return Match(
+        player_one=player_one,
+        player_two=player_two,
+        organiser=None if is_player else creator,
+        created_by=creator,
+        rated=rated and not invitation,
+        status=Match.Status.INVITED if invitation else Match.Status.SCHEDULED,
+        mode=mode,
+        target_score=rules.match_length,
+        options=dict(options_json) if options_json is not None else rules.to_json(),
+        tournament_slot=tournament_slot,
+        is_public=is_public,
+        auto_roll=auto_roll and mode == Match.Mode.ONLINE,
+        clock_bank_seconds=bank,
+        clock_delay_seconds=delay,
+        clock_one_ms=bank * 1000,
+        clock_two_ms=bank * 1000,
+        **timing,
+    )
 
 
 def _clock_bank_and_delay(clock: Any, mode: str, match_length: int) -> tuple[int, int]:

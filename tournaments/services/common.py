@@ -1,15 +1,21 @@
 """Shared steps of the tournament services: permission checks, locking, the audit log, and
-opening the games Match of a tournament match."""
+opening the games Match of a tournament match (one at a time, or a whole draw in bulk)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from itertools import groupby
 from typing import Any
 
+from auditlog.cid import get_cid
 from auditlog.context import set_actor
+from auditlog.diff import model_instance_diff
 from auditlog.models import LogEntry
+from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
+from django.db.models import Model
 
 from common.errors import ConflictError, NotAllowedError
 from games import services as games_services
@@ -17,7 +23,8 @@ from games.engine import Options
 from games.models import Match
 from games.selectors import User
 from tournaments import selectors
-from tournaments.models import Tournament, TournamentMatch
+from tournaments.models import Entry, Tournament, TournamentMatch
+from tournaments.push import tournament_changed
 
 SETTLED = (
     TournamentMatch.Status.DONE,
@@ -120,6 +127,106 @@ def match_open(tournament: Tournament, tournament_match: TournamentMatch) -> Mat
     tournament_match.status = TournamentMatch.Status.READY
     tournament_match.save()
     return match
+
+
+def matches_open_many(
+    tournament: Tournament, rows: list[TournamentMatch], user: User
+) -> list[TournamentMatch]:
+    """Store ``rows`` (new, unsaved, both players known) each with its games Match, as
+    ``TournamentMatch.objects.create`` then ``match_open`` would one row at a time, in a few
+    queries whatever their number (docs/decisions.md D58): the games matches in one INSERT for
+    each set of options (one a round with ``rotate_cycle``), in the order ``match_open`` took
+    them (the rows' ordering); the rows in one; and in one, the audit trail the one-by-one
+    saves would have written under ``user`` (``audit_bulk``). Bulk inserts send no signals:
+    the tournament's listeners are told once, and nobody listens to a match that did not
+    exist."""
+    players = {
+        entry.pk: entry.player
+        for entry in Entry.objects.filter(tournament=tournament).select_related("player")
+    }
+    organiser = tournament.created_by
+    in_order = sorted(rows, key=lambda row: (row.stage, row.round, row.section, row.index))
+
+    options_of: dict[int, str] = {}  # a round's options, as JSON text to compare
+
+    def rules(row: TournamentMatch) -> tuple[int, str]:
+        if row.round not in options_of:
+            options = rotated_options(tournament, row.round)
+            options_of[row.round] = json.dumps(options, sort_keys=True)
+        return row.match_length or tournament.match_length, options_of[row.round]
+
+    for (length, options), same in groupby(in_order, key=rules):
+        same = list(same)
+        matches = games_services.matches_create_many(
+            creator=organiser,
+            organiser=organiser,
+            pairs=[(players[row.entry_one_id], players[row.entry_two_id]) for row in same],
+            target_score=length,
+            options=json.loads(options),
+            mode=tournament.match_mode,
+            tournament_slot=f"tournament-{tournament.pk}",
+            rated=tournament.rated,
+            clock=tournament.clock,
+            claim_after_hours=tournament.claim_after_hours,
+        )
+        for row, match in zip(same, matches, strict=True):
+            row.match = match
+    first_status = {}
+    for row in rows:
+        row.tournament = tournament
+        first_status[id(row)] = row.status
+        row.status = TournamentMatch.Status.READY
+    created = TournamentMatch.objects.bulk_create(rows)
+    waiting = {id(row): _as_created(row, first_status[id(row)]) for row in created}
+    audit_bulk(
+        user,
+        created=[waiting[id(row)] for row in created],
+        updated=[(waiting[id(row)], row) for row in in_order],
+    )
+    tournament_changed(tournament_id=tournament.pk, kind="pairing")
+    return created
+
+
+def _as_created(row: TournamentMatch, status: str) -> TournamentMatch:
+    """A copy of the stored ``row`` as one-by-one creation saved it first: no match yet."""
+    fields = {field.attname: getattr(row, field.attname) for field in row._meta.concrete_fields}
+    copy = TournamentMatch(**{**fields, "match_id": None, "status": status})
+    copy.tournament = row.tournament
+    return copy
+
+
+def audit_bulk(
+    user: User, *, created: Sequence[Model] = (), updated: Sequence[tuple[Model, Model]] = ()
+) -> None:
+    """The audit trail of rows written in bulk, which auditlog's receivers do not see: for each
+    of ``created`` the entry of its creation, then for each (before, after) of ``updated`` the
+    entry of that change, with the changes, actor and data the receivers record when such a row
+    is saved under ``set_actor(user)``, in one INSERT (docs/decisions.md D58)."""
+    actor = user if getattr(user, "is_authenticated", False) else None
+    cid = get_cid()
+
+    def entry(row: Model, action: int, changes: dict[str, Any]) -> LogEntry:
+        additional = getattr(row, "get_additional_data", None)
+        return LogEntry(
+            content_type=ContentType.objects.get_for_model(row),
+            object_pk=str(row.pk),
+            object_id=row.pk,
+            object_repr=str(row),
+            action=action,
+            changes=changes,
+            actor=actor,
+            actor_email=getattr(actor, "email", None),
+            additional_data=additional() if additional else None,
+            cid=cid,
+        )
+
+    entries = [
+        entry(row, LogEntry.Action.CREATE, model_instance_diff(None, row)) for row in created
+    ]
+    for old, new in updated:
+        if changes := model_instance_diff(old, new):
+            entries.append(entry(new, LogEntry.Action.UPDATE, changes))
+    LogEntry.objects.bulk_create(entries)
 
 
 def has_started(match: Match | None) -> bool:

@@ -3,6 +3,7 @@ function (tournaments.brackets, round_robin, swiss) → save what it returns."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from django.utils import timezone
@@ -14,9 +15,11 @@ from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services.common import (
     SETTLED,
     audit,
+    audit_bulk,
     check_status,
     has_started,
     match_open,
+    matches_open_many,
     opening_variant,
     organiser_action,
 )
@@ -27,15 +30,15 @@ MatchStatus = TournamentMatch.Status
 Slot = brackets.SlotStatus
 
 
-def draw_start(tournament: Tournament) -> None:
-    """Draw the first matches of a tournament that has just started."""
+def draw_start(tournament: Tournament, user: User) -> None:
+    """Draw the first matches of a tournament that ``user`` has just started."""
     entries = list(tournament.entries.filter(status=Entry.Status.ACTIVE).order_by("seed"))
     ids = [entry.pk for entry in entries]
     if tournament.format == Format.ROUND_ROBIN:
-        round_robin_create(tournament, ids)
+        round_robin_create(tournament, ids, user)
     elif tournament.format == Format.SWISS:
         tournament.swiss_rounds = tournament.swiss_rounds or swiss.default_rounds(len(ids))
-        swiss_pair(tournament)
+        swiss_pair(tournament, user)
     else:
         bracket_create(tournament, Stage.MAIN, _main_bracket(tournament, len(ids)), ids)
     tournament.current_round = max(tournament.current_round, 1)
@@ -198,15 +201,17 @@ def _slot_fill(
 # --- round robin (groups, optional knock-out) and Swiss --------------------------------------
 
 
-def round_robin_create(tournament: Tournament, entry_ids: list[int]) -> None:
+def round_robin_create(tournament: Tournament, entry_ids: list[int], user: User) -> None:
     """All rounds at once: snake-seeded groups when there are several, a circle-method
-    schedule in each. A bye in the schedule is a rest round, stored as no match at all."""
+    schedule in each. A bye in the schedule is a rest round, stored as no match at all. The
+    matches are stored in bulk (``matches_open_many``): a few queries a round."""
     groups = (
         round_robin.snake_groups(entry_ids, tournament.groups)
         if tournament.groups > 1
         else [list(entry_ids)]
     )
     last_round = 0
+    rows = []
     for group_number, members in enumerate(groups, start=1):
         Entry.objects.filter(pk__in=members).update(group=group_number)
         prefix = f"G{group_number}-" if len(groups) > 1 else ""
@@ -214,8 +219,8 @@ def round_robin_create(tournament: Tournament, entry_ids: list[int]) -> None:
         schedule = round_robin.round_robin(members, double=tournament.double_round_robin)
         for number, pairs in enumerate(schedule, start=1):
             playing = [(home, away) for home, away in pairs if away is not None]
-            for index, (home, away) in enumerate(playing, start=1):
-                TournamentMatch.objects.create(
+            rows += [
+                TournamentMatch(
                     tournament=tournament,
                     key=f"{prefix}R{number}-{index}",
                     section=section,
@@ -224,11 +229,11 @@ def round_robin_create(tournament: Tournament, entry_ids: list[int]) -> None:
                     entry_one_id=home,
                     entry_two_id=away,
                 )
+                for index, (home, away) in enumerate(playing, start=1)
+            ]
             last_round = max(last_round, number)
-    for number in range(1, last_round + 1):
-        _round_create(tournament, Stage.MAIN, number)
-    for row in tournament.matches.select_related("entry_one__player", "entry_two__player"):
-        match_open(tournament, row)
+    _rounds_create_many(tournament, Stage.MAIN, range(1, last_round + 1), user)
+    matches_open_many(tournament, rows, user)
 
 
 def knockout_create(tournament: Tournament) -> None:
@@ -262,14 +267,15 @@ def swiss_round_pair(
                 "the tournament is finished"
             )
         check_status(tournament, Tournament.Status.RUNNING)
-        round_ = swiss_pair(tournament, deadline)
+        round_ = swiss_pair(tournament, user, deadline)
         tournament.save()
         standings_enqueue(tournament)  # a bye counts at once
         audit(tournament, user, "pair_round", current_round=(round_.number - 1, round_.number))
     return round_
 
 
-def swiss_pair(tournament: Tournament, deadline: datetime | None = None) -> Round:
+def swiss_pair(tournament: Tournament, user: User, deadline: datetime | None = None) -> Round:
+    """Pair the next round, its matches stored in bulk (``matches_open_many``)."""
     total = tournament.swiss_rounds or 0
     if tournament.current_round >= total:
         raise ConflictError(f"all {total} rounds are already paired")
@@ -285,8 +291,8 @@ def swiss_pair(tournament: Tournament, deadline: datetime | None = None) -> Roun
         raise ConflictError(str(error)) from error
     number = tournament.current_round + 1
     round_ = _round_create(tournament, Stage.MAIN, number, deadline)
-    for index, (one, two) in enumerate(pairing.pairs, start=1):
-        row = TournamentMatch.objects.create(
+    rows = [
+        TournamentMatch(
             tournament=tournament,
             key=f"R{number}-{index}",
             round=number,
@@ -294,7 +300,9 @@ def swiss_pair(tournament: Tournament, deadline: datetime | None = None) -> Roun
             entry_one_id=one,
             entry_two_id=two,
         )
-        match_open(tournament, row)
+        for index, (one, two) in enumerate(pairing.pairs, start=1)
+    ]
+    matches_open_many(tournament, rows, user)
     if pairing.bye is not None:
         TournamentMatch.objects.create(
             tournament=tournament,
@@ -405,6 +413,24 @@ def _round_create(
         defaults={"opening_variant": opening_variant(tournament, number), "deadline": deadline},
     )
     return round_
+
+
+def _rounds_create_many(
+    tournament: Tournament, stage: str, numbers: Iterable[int], user: User
+) -> None:
+    """``_round_create`` for many rounds in one INSERT, with their audit trail."""
+    known = set(tournament.rounds.filter(stage=stage).values_list("number", flat=True))
+    rounds = Round.objects.bulk_create(
+        Round(
+            tournament=tournament,
+            stage=stage,
+            number=number,
+            opening_variant=opening_variant(tournament, number),
+        )
+        for number in numbers
+        if number not in known
+    )
+    audit_bulk(user, created=rounds)
 
 
 def _rounds_update(tournament: Tournament, stage: str) -> None:

@@ -83,7 +83,11 @@ def tournament_create(
     if fields.get("rated") is None:
         fields["rated"] = selectors.may_run_rated(user)
     _check_rated(user, fields)
+    limits = selectors.bounds(user=user, rated=bool(fields["rated"]))
+    _check_max_entries(limits, fields)
     with transaction.atomic(), set_actor(user):
+        if not fields["rated"] and limits.open_friendly is not None:
+            _check_open_friendly(user, limits.open_friendly)
         tournament = Tournament.objects.create(created_by=user, **fields)
         tournament.organisers.add(user, *(organisers or []))
         audit(tournament, user, "create", status=(None, tournament.status))
@@ -98,6 +102,7 @@ def tournament_update(
     _check_rated(user, fields)
     with organiser_action(tournament, user) as tournament:
         check_status(tournament, *EDITABLE)
+        _check_max_entries(_bounds_of(tournament), fields)
         stored = {name: getattr(tournament, name) for name in (*format_rules.SETTINGS, "format")}
         _check_format_settings({**stored, **fields})
         _clock_normalise(fields)
@@ -138,6 +143,29 @@ def _check_rated(user: User, fields: TournamentSettings) -> None:
         raise NotAllowedError(
             "only staff and organisers given the permission to run rated tournaments may make "
             "a tournament rated"
+        )
+
+
+def _bounds_of(tournament: Tournament) -> selectors.Bounds:
+    return selectors.bounds(user=tournament.created_by, rated=tournament.rated)
+
+
+def _check_open_friendly(user: User, limit: int) -> None:
+    """A user may have at most ``limit`` friendly tournaments open (not finished) at once."""
+    count = selectors.open_friendly_count(user)
+    if count >= limit:
+        raise ConflictError(
+            f"you already have {count:,} friendly tournaments that are not finished; at most "
+            f"{limit:,} may be open at once"
+        )
+
+
+def _check_max_entries(limits: selectors.Bounds, fields: TournamentSettings) -> None:
+    wanted = fields.get("max_entries")
+    if wanted is not None and limits.entries is not None and wanted > limits.entries:
+        raise InvalidRequestError(
+            f"max_entries ({wanted:,}) is more than {limits.who} may have: at most "
+            f"{limits.entries:,} entries"
         )
 
 
@@ -252,10 +280,16 @@ def _check_places(tournament: Tournament, *, wanted: int) -> None:
         _check_late_entry(tournament)
     else:
         check_status(tournament, Status.REGISTRATION)
+    active = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    limits = _bounds_of(tournament)
+    if limits.entries is not None and active + wanted > limits.entries:
+        raise ConflictError(
+            f"{limits.who} may have at most {limits.entries:,} entries: "
+            f"{active:,} are entered, {wanted:,} more cannot be"
+        )
     cap = tournament.max_entries
     if cap is None:
         return
-    active = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     if active >= cap:
         raise ConflictError(f"the tournament is full ({cap} entries)")
     if active + wanted > cap:
@@ -414,6 +448,7 @@ def tournament_start(*, tournament: Tournament, user: User) -> Tournament:
             raise ConflictError(
                 f"cannot start: {error}; change {error.field} while registration is open"
             ) from error
+        _check_start_size(tournament, settings, len(entries))
         if any(e.seed is None for e in entries) or len({e.seed for e in entries}) != len(entries):
             _check_seeds_needed(tournament, entries)
             order = _seed_order(entries, tournament.seed_method, {}, random.Random())
@@ -427,9 +462,28 @@ def tournament_start(*, tournament: Tournament, user: User) -> Tournament:
             tournament.format == Tournament.Format.SWISS and tournament.late_entry_until_round > 1
         )
         tournament.save()
-        formats.draw_start(tournament)
+        formats.draw_start(tournament, user)
         audit(tournament, user, "start", status=(before, tournament.status))
     return tournament
+
+
+def _check_start_size(tournament: Tournament, settings: dict[str, Any], entries: int) -> None:
+    """One start creates at most the bound's matches, and the field is within the bound of
+    entries (which may have been lowered since they entered): a 409 naming the bound."""
+    limits = _bounds_of(tournament)
+    if limits.entries is not None and entries > limits.entries:
+        raise ConflictError(
+            f"cannot start: {limits.who} may have at most {limits.entries:,} entries, "
+            f"not {entries:,}; withdraw some"
+        )
+    draw_settings = ("double_round_robin", "third_place", "grand_final_reset")
+    extra = {name: getattr(tournament, name) for name in draw_settings}
+    count, draw = format_rules.start_matches({**settings, **extra}, entries)
+    if limits.start_matches is not None and count > limits.start_matches:
+        raise ConflictError(
+            f"cannot start: {draw} would create {count:,} matches; at most "
+            f"{limits.start_matches:,} may be created by one start of {limits.who}"
+        )
 
 
 def _check_seeds_needed(tournament: Tournament, entries: list[Entry]) -> None:

@@ -1,0 +1,180 @@
+"""Starting a large tournament and pairing a large Swiss round, through the services, over a
+throw-away SQLite file (migrated first; never DATABASE_URL): the time, the number of queries,
+the audit rows written and the pushes sent by one request, and the time and queries of the
+tournament page afterwards (issue 19).
+
+- a round robin of N players (N(N-1)/2 matches) started by a rated organiser (a user with no
+  permission may not create that many at once: docs/decisions.md D57), and a double round
+  robin of N players;
+- a Swiss of S players: its start (round 1 paired) and the pairing of round 2 after every
+  round-1 match was given a result;
+- the tournament page of the round robin (GET /tournaments/<pk>/ with the Django test client).
+
+The pushes are the messages one transaction hands to the channel layer (common/push.py), one
+per group; an in-memory layer is set, so nothing leaves the process (nor is any payload built:
+nobody listens). "cpu s" is this process's CPU time, database included (SQLite runs in it):
+steadier than the wall-clock seconds on a shared machine. Prints one line per
+measurement; run with `.venv/bin/python bench/tournament_start.py [--players N] [--swiss S]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def setup(directory: str) -> None:
+    os.environ["DATABASE_URL"] = f"sqlite:///{directory}/bench.sqlite3"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+    os.environ.setdefault("DEBUG", "0")
+    os.environ["ALLOWED_HOSTS"] = "testserver"
+    os.environ["CHANNEL_LAYER_URL"] = ""  # in memory
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+class Measured:
+    """Time, queries, audit rows and pushed groups of what runs inside the ``with``."""
+
+    def __enter__(self) -> Measured:
+        from auditlog.models import LogEntry
+        from django.db import connection
+
+        from common import push
+
+        self.pushed: list[str] = []
+        original = push._Batch.__call__
+
+        def counting(batch: Any) -> None:
+            self.pushed.extend(batch.entries)
+            original(batch)
+
+        self._restore = lambda: setattr(push._Batch, "__call__", original)
+        push._Batch.__call__ = counting  # type: ignore[method-assign]
+        self.audit_before = LogEntry.objects.count()
+        self.queries = 0
+
+        def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+            self.queries += 1
+            return execute(sql, params, many, context)
+
+        self.wrapper = connection.execute_wrapper(count)
+        self.wrapper.__enter__()
+        self.began = time.perf_counter()
+        self.cpu_began = time.process_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        from auditlog.models import LogEntry
+
+        self.seconds = time.perf_counter() - self.began
+        self.cpu = time.process_time() - self.cpu_began
+        self.wrapper.__exit__(*exc)
+        self._restore()
+        self.audit_rows = LogEntry.objects.count() - self.audit_before
+
+    def line(self, label: str) -> str:
+        return (
+            f"{label:52} {self.seconds:8.2f} {self.cpu:8.2f} {self.queries:8,} "
+            f"{self.audit_rows:8,} {len(self.pushed):6,}"
+        )
+
+
+def tournament_of(size: int, organiser: Any, players: list[Any], **settings: Any) -> Any:
+    from tournaments import services
+    from tournaments.services.lifecycle import MAX_BULK_ENTRIES
+
+    tournament = services.tournament_create(user=organiser, name=f"Bench {size}", **settings)
+    services.registration_open(tournament=tournament, user=organiser)
+    for start in range(0, size, MAX_BULK_ENTRIES):
+        end = min(size, start + MAX_BULK_ENTRIES)
+        services.entries_register_many(
+            tournament=tournament, user=organiser, players=players[start:end]
+        )
+    return tournament
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--players", type=int, default=60, metavar="N")
+    parser.add_argument("--swiss", type=int, default=256, metavar="S")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as directory:
+        setup(directory)
+        run(args.players, args.swiss)
+
+
+def run(size: int, swiss_size: int) -> None:
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Permission
+    from django.test import Client
+
+    from players.models import Player
+    from tournaments import services
+    from tournaments.models import Tournament, TournamentMatch
+
+    User = get_user_model()
+    organiser = User.objects.create(username="bench-organiser")
+    organiser.user_permissions.add(Permission.objects.get(codename="run_rated_tournament"))
+    organiser = User.objects.get(pk=organiser.pk)  # no cached permissions
+    count = max(size, swiss_size)
+    users = User.objects.bulk_create(User(username=f"bench-{i}") for i in range(count))
+    players = Player.objects.bulk_create(
+        Player(user=u, display_name=u.username, rating=1500 + i) for i, u in enumerate(users)
+    )
+    print(
+        f"{'measurement':52} {'seconds':>8} {'cpu s':>8} {'queries':>8} {'audit':>8} {'pushes':>6}"
+    )
+    common = {"format": Tournament.Format.ROUND_ROBIN, "match_length": 3}
+
+    tournament = tournament_of(size, organiser, players, **common)
+    with Measured() as measured:
+        services.tournament_start(tournament=tournament, user=organiser)
+    matches = tournament.matches.count()
+    print(measured.line(f"start: round robin of {size} ({matches:,} matches)"))
+
+    client = Client()
+    client.force_login(organiser)
+    for label in ("tournament page (first)", "tournament page"):
+        with Measured() as measured:
+            response = client.get(f"/tournaments/{tournament.pk}/")
+        assert response.status_code == 200, response.status_code
+        print(measured.line(f"{label} ({len(response.content) // 1024} KiB)"))
+
+    double = tournament_of(size, organiser, players, double_round_robin=True, **common)
+    with Measured() as measured:
+        services.tournament_start(tournament=double, user=organiser)
+    matches = double.matches.count()
+    print(measured.line(f"start: double round robin of {size} ({matches:,} matches)"))
+
+    swiss = tournament_of(swiss_size, organiser, players, format=Tournament.Format.SWISS,
+                          match_length=3, swiss_rounds=8)  # fmt: skip
+    with Measured() as measured:
+        services.tournament_start(tournament=swiss, user=organiser)
+    print(measured.line(f"start: Swiss of {swiss_size} (round 1 paired)"))
+    # Every round-1 match won 3-0 by its first player, stored directly (the results are not
+    # what is measured), then the standings the pairing reads.
+    TournamentMatch.objects.filter(tournament=swiss, status=TournamentMatch.Status.READY).update(
+        status=TournamentMatch.Status.DONE, score_one=3
+    )
+    for row in swiss.matches.filter(status=TournamentMatch.Status.DONE):
+        TournamentMatch.objects.filter(pk=row.pk).update(winner=row.entry_one_id)
+    services.standings_recompute(tournament=swiss)
+    with Measured() as measured:
+        services.swiss_round_pair(tournament=swiss, user=organiser)
+    print(measured.line(f"Swiss of {swiss_size}: pair round 2"))
+
+
+if __name__ == "__main__":
+    main()
