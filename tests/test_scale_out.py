@@ -11,7 +11,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -30,7 +29,14 @@ from games import selectors
 from games import services as games_services
 from games.models import Match, Turn
 from tests.tournaments.factories import PlayerFactory, UserFactory
-from tests.tournaments.worker import WORKER_MARKS, database_url, free_port, stop, wait_until
+from tests.tournaments.worker import (
+    WORKER_MARKS,
+    database_url,
+    free_port,
+    redis_server,
+    stop,
+    wait_until,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = [*WORKER_MARKS, pytest.mark.django_db(transaction=True)]
@@ -38,22 +44,8 @@ pytestmark = [*WORKER_MARKS, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def redis_url(tmp_path):
-    port = free_port()
-    redis = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-
-    def answers() -> bool:
-        with socket.socket() as sock:
-            return sock.connect_ex(("127.0.0.1", port)) == 0
-
-    try:
-        wait_until(answers, 10, "redis-server")
-        yield f"redis://127.0.0.1:{port}"
-    finally:
-        stop(redis)
+    with redis_server(tmp_path) as url:
+        yield url
 
 
 class Web:

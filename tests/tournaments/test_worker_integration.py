@@ -7,7 +7,6 @@ skipped with the reason."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -26,7 +25,7 @@ from tests.tournaments.worker import (
     WORKER_MARKS,
     database_url,
     forget_connections,
-    free_port,
+    redis_server,
     stop,
     wait_until,
 )
@@ -39,24 +38,8 @@ pytestmark = WORKER_MARKS
 
 @pytest.fixture
 def broker(tmp_path):
-    port = free_port()
-    redis = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    url = f"redis://127.0.0.1:{port}/0"
-
-    def answers() -> bool:
-        with socket.socket() as sock:
-            return sock.connect_ex(("127.0.0.1", port)) == 0
-
-    try:
-        wait_until(answers, 10, "redis-server")
-        yield url
-    finally:
-        stop(redis)
+    with redis_server(tmp_path) as url:
+        yield f"{url}/0"
 
 
 @pytest.fixture

@@ -7,7 +7,9 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -49,6 +51,29 @@ def stop(process: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)
+
+
+@contextmanager
+def redis_server(directory: Path) -> Iterator[str]:
+    """A throw-away redis-server on a free port of 127.0.0.1 (no persistence): its base URL,
+    ``redis://127.0.0.1:PORT``; stopped on the way out."""
+    port = free_port()
+    redis = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", str(directory)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+    def answers() -> bool:
+        with socket.socket() as sock:
+            return sock.connect_ex(("127.0.0.1", port)) == 0
+
+    try:
+        wait_until(answers, 10, "redis-server")
+        yield f"redis://127.0.0.1:{port}"
+    finally:
+        stop(redis)
 
 
 def database_url() -> str:
