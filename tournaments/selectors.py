@@ -19,6 +19,7 @@ from games import selectors as games_selectors
 from games.models import Game, Match, RatingHistory, ResultReport
 from games.selectors import User
 from players.models import Player
+from players.selectors import account
 from tournaments import brackets, tables
 from tournaments.models import Entry, Round, Stage, Standing, Tournament, TournamentMatch
 from tournaments.round_names import RoundKind, RoundName, round_name
@@ -38,7 +39,7 @@ def is_organiser(user: User, tournament: Tournament) -> bool:
     return bool(
         user.is_staff
         or tournament.created_by_id == user.pk
-        or tournament.organisers.filter(pk=user.pk).exists()
+        or tournament.organisers.filter(pk=account(user).pk).exists()
     )
 
 
@@ -243,9 +244,12 @@ def round_list(tournament: Tournament) -> list[dict[str, Any]]:
     round 1), it is the name of its first section's round, and each pairing has its own
     ``round_name``."""
     stages = (Stage.MAIN, Stage.KNOCKOUT)
-    rows = {stage: _rows(tournament, stage) for stage in stages}
-    names = {stage: round_names(tournament, stage, rows[stage]) for stage in stages}
-    seeds = {stage: draw_seeds(tournament, stage) for stage in stages}
+    # keyed by the stage as stored (a str, as Round.stage reads back)
+    rows: dict[str, list[TournamentMatch]] = {stage: _rows(tournament, stage) for stage in stages}
+    names: dict[str, dict[tuple[str, int], RoundName]] = {
+        stage: round_names(tournament, stage, rows[stage]) for stage in stages
+    }
+    seeds: dict[str, dict[int, int]] = {stage: draw_seeds(tournament, stage) for stage in stages}
     rounds = []
     for round_ in Round.objects.filter(tournament=tournament).order_by("stage", "number"):
         stage = round_.stage
@@ -467,11 +471,12 @@ def result_reports(tournament: Tournament, statuses: Iterable[str]) -> QuerySet[
 
 def audit_log(tournament: Tournament) -> QuerySet[LogEntry]:
     """Every recorded change of the tournament and its entries, rounds and matches."""
-    return (
+    entries: QuerySet[LogEntry] = (  # auditlog ships no types: name what it returns
         LogEntry.objects.filter(additional_data__tournament=tournament.pk)
         .select_related("actor", "content_type")
         .order_by("-timestamp", "-id")
     )
+    return entries
 
 
 def player_ratings(player: Player, *, user: User) -> Player:

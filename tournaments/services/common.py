@@ -33,7 +33,7 @@ def check_organiser(tournament: Tournament, user: User) -> None:
 
 
 # A status as a refusal says it: "the tournament is finished; ... while it is a draft".
-STATUS_WORDS = {
+STATUS_WORDS: dict[str, str] = {
     Tournament.Status.DRAFT: "a draft",
     Tournament.Status.REGISTRATION: "in registration",
     Tournament.Status.RUNNING: "running",
@@ -65,7 +65,9 @@ def organiser_action(tournament: Tournament, user: User) -> Iterator[Tournament]
         yield tournament
 
 
-def audit(tournament: Tournament, user: User, action: str, **changes: tuple[Any, Any]) -> None:
+def audit(
+    tournament: Tournament, user: User | None, action: str, **changes: tuple[Any, Any]
+) -> None:
     """Record an organiser action in the audit log: ``changes`` maps a name to (before, after)."""
     LogEntry.objects.log_create(
         tournament,
