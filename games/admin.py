@@ -1,7 +1,6 @@
 """Admin registrations for matches, games, turns, result reports (turns are read-only) and the
 rating history (read-only: the ratings service computes it)."""
 
-
 from django.contrib import admin
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
