@@ -29,9 +29,10 @@ run: venv
 test: venv
 	$(BIN)/pytest $(PYTEST_ARGS)
 
+# mypy --strict (pyproject.toml [tool.mypy]) over every app, games/engine included.
 lint: venv
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict games/engine
+	$(BIN)/mypy common players games tournaments config
 
 bench: venv
 	@set -e; for script in bench/*.py; do \

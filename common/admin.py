@@ -3,19 +3,21 @@ shown rounded."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from auditlog.context import set_actor
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext_lazy
 
 from common.errors import GameServiceError
 
+_M = TypeVar("_M", bound=Model)
 
-class AuditedAdmin(admin.ModelAdmin):
+
+class AuditedAdmin(admin.ModelAdmin[_M]):
     """Rows the admin writes itself are logged under the signed-in user, as the services do
     with ``set_actor``; a service error (``service_errors``) becomes a message instead of a
     500."""
@@ -47,12 +49,12 @@ class AuditedAdmin(admin.ModelAdmin):
         with set_actor(request.user):
             super().delete_model(request, obj)
 
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[_M]) -> None:
         with set_actor(request.user):
             super().delete_queryset(request, queryset)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(admin.ModelAdmin[_M]):
     """Rows computed by the services: the admin may look, never change."""
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 MAX_JSON_DEPTH = 64
@@ -98,6 +99,7 @@ def check_depth(value: Any, limit: int = MAX_JSON_DEPTH) -> None:
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):

@@ -164,14 +164,14 @@ class SocketGuard:
             by_address.give_back(address)
 
 
-class NoRouteConsumer(AsyncWebsocketConsumer):
+class NoRouteConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: untyped
     """A socket to a path no route names: refused (403), as an unknown page is a 404."""
 
     async def connect(self) -> None:
         await self.close()
 
 
-class LiveConsumer(AsyncWebsocketConsumer):
+class LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: untyped
     """Subclasses name the ``topic`` of the group and read the ``current`` version."""
 
     topic = ""
@@ -262,7 +262,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
 
-class TokenAuthMiddleware(BaseMiddleware):
+class TokenAuthMiddleware(BaseMiddleware):  # type: ignore[misc]  # channels: untyped
     """``Authorization: Token <key>`` in the handshake logs the socket in as the token's user
     (inside Channels' AuthMiddlewareStack: a session, when there is one, comes first). A token
     the API would refuse (unknown, or its user inactive) refuses the socket."""
@@ -277,7 +277,8 @@ class TokenAuthMiddleware(BaseMiddleware):
 
 
 def _token_key(scope: dict[str, Any]) -> str | None:
-    for name, value in scope.get("headers", []):
+    headers: list[tuple[bytes, bytes]] = scope.get("headers", [])
+    for name, value in headers:
         if name == b"authorization":
             keyword, _space, key = value.decode("latin-1").partition(" ")
             if keyword == "Token" and key.strip():

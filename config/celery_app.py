@@ -16,7 +16,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-class OwedTasksOnConnect(bootsteps.StartStopStep):
+class OwedTasksOnConnect(bootsteps.StartStopStep):  # type: ignore[misc]  # celery: untyped
     """A worker consumer step, started each time the worker connects to the broker: at the
     worker's start and again when the broker comes back after an outage. It publishes
     ``owed_tasks_run``, so work owed while the broker was down is caught up at once

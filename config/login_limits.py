@@ -100,7 +100,8 @@ def account_limit() -> Limit:
 
 def _http_request(request: Any) -> HttpRequest:
     """Django's request, also under a DRF Request (which authenticate() is given by DRF)."""
-    return getattr(request, "_request", request)
+    inner: HttpRequest = getattr(request, "_request", request)
+    return inner
 
 
 def _limits(request: Any, username: str | None) -> list[tuple[str, Limit]]:

@@ -3,7 +3,8 @@
 
 import math
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
@@ -27,9 +28,11 @@ from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import Throttled, ValidationError
+from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
 
 from common.api.exceptions import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, request_limit_error
 from config import login_limits
@@ -75,9 +78,10 @@ class TokenView(ObtainAuthToken):
     429 with Retry-After past the failed-login limits (config/login_limits.py), and the usual
     anonymous rate (DRF's ObtainAuthToken sets no throttle)."""
 
-    throttle_classes = api_settings.DEFAULT_THROTTLE_CLASSES
+    # api_settings imports the classes its settings name (DRF's stubs type them as the names).
+    throttle_classes = cast(Sequence[type[BaseThrottle]], api_settings.DEFAULT_THROTTLE_CLASSES)
     # The API's parsers (ObtainAuthToken names DRF's own), so the JSON nesting bound holds here.
-    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
+    parser_classes = cast(Sequence[type[BaseParser]], api_settings.DEFAULT_PARSER_CLASSES)
 
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         try:

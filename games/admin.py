@@ -1,8 +1,6 @@
 """Admin registrations for matches, games, turns, result reports (turns are read-only) and the
 rating history (read-only: the ratings service computes it)."""
 
-from typing import Any
-
 from django.contrib import admin
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
@@ -13,13 +11,13 @@ from games.models import Game, Match, RatingHistory, ResultReport, Turn
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(admin.ModelAdmin[Match]):
     list_display = ["id", "player_one", "player_two", "mode", "status", "score_one", "score_two"]
     list_filter = ["status", "mode"]
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(admin.ModelAdmin[Game]):
     list_display = ["id", "match", "number", "variant", "status", "ply"]
     list_filter = ["variant", "status"]
     # The seed is secret until the game is over (the dice-proof endpoint reveals it then): it is
@@ -29,7 +27,7 @@ class GameAdmin(admin.ModelAdmin):
     exclude = ["seed"]
     readonly_fields = ["revealed_seed"]
 
-    def lookup_allowed(self, lookup: str, value: Any, request: HttpRequest | None = None) -> bool:
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
         if lookup.split(LOOKUP_SEP)[0] == "seed":
             return False
         return super().lookup_allowed(lookup, value, request)
@@ -42,7 +40,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Turn)
-class TurnAdmin(admin.ModelAdmin):
+class TurnAdmin(admin.ModelAdmin[Turn]):
     """The turn log is append-only: the admin may look, never change."""
 
     list_display = ["game", "ply", "side", "kind", "dice", "moves"]
@@ -58,13 +56,13 @@ class TurnAdmin(admin.ModelAdmin):
 
 
 @admin.register(ResultReport)
-class ResultReportAdmin(admin.ModelAdmin):
+class ResultReportAdmin(admin.ModelAdmin[ResultReport]):
     list_display = ["id", "match", "scope", "game_number", "winner", "kind", "points", "status"]
     list_filter = ["status"]
 
 
 @admin.register(RatingHistory)
-class RatingHistoryAdmin(RoundedRatings, ReadOnlyAdmin):
+class RatingHistoryAdmin(RoundedRatings, ReadOnlyAdmin[RatingHistory]):
     list_display = [
         "player", "variant", "sequence", "rating_shown", "change_shown", "match", "rated_at",
     ]  # fmt: skip

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.db import DatabaseError, connections
-from django.db.models import Model, QuerySet
+from django.db.models import Field, Model, QuerySet
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
@@ -95,7 +95,8 @@ class PreparedGet(Generic[M]):
             init_list=[column[0].target.attname for column in select[start:end]],
             start=start,
             end=end,
-            populators=get_related_populators(compiler.klass_info, select, using),
+            # django-stubs 6 types Django 6's call, which adds fetch_mode; 5.2 has none
+            populators=get_related_populators(compiler.klass_info, select, using),  # type: ignore[call-arg]
         )
 
 
@@ -107,10 +108,15 @@ class PreparedUpdate(Generic[M]):
     to the models it is used for); DatabaseError when no row was changed."""
 
     def __init__(self, model: type[M], field_names: list[str]):
-        self._fields = [model._meta.get_field(name) for name in field_names]
-        for field in self._fields:
-            if not getattr(field, "concrete", False) or hasattr(field, "get_placeholder"):
+        self._fields: list[Field[Any, Any]] = []
+        for field in [model._meta.get_field(name) for name in field_names]:
+            if (
+                not isinstance(field, Field)  # a relation's reverse side: not concrete either
+                or not getattr(field, "concrete", False)
+                or hasattr(field, "get_placeholder")
+            ):
                 raise ValueError(f"PreparedUpdate takes plain concrete fields, not {field}")
+            self._fields.append(field)
         self._model = model
         self._sql: dict[str, str] = {}
 
@@ -119,10 +125,10 @@ class PreparedUpdate(Generic[M]):
         sql = self._sql.get(using)
         if sql is None:
             quote = connection.ops.quote_name
-            sets = ", ".join(f"{quote(field.column)} = %s" for field in self._fields)
+            sets = ", ".join(f"{quote(_column(field))} = %s" for field in self._fields)
             meta = self._model._meta
             sql = self._sql[using] = (
-                f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s"
+                f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(_column(meta.pk))} = %s"
             )
         params = [
             field.get_db_prep_save(getattr(obj, field.attname), connection)
@@ -154,6 +160,9 @@ class PreparedInsert(Generic[M]):
 
     def __call__(self, obj: M, *, using: str = "default") -> M:
         connection = connections[using]
+        # The backends that can return columns from an INSERT have return_insert_columns and
+        # fetch_returned_insert_columns; django-stubs' BaseDatabaseOperations has neither.
+        ops: Any = connection.ops
         if not connection.features.can_return_columns_from_insert:
             obj.save(force_insert=True, using=using)
             return obj
@@ -161,9 +170,9 @@ class PreparedInsert(Generic[M]):
         if prepared is None:
             quote = connection.ops.quote_name
             meta = self._model._meta
-            columns = ", ".join(quote(field.column) for field in self._fields)
+            columns = ", ".join(quote(_column(field)) for field in self._fields)
             marks = ", ".join(["%s"] * len(self._fields))
-            returning, returning_params = connection.ops.return_insert_columns([meta.pk])
+            returning, returning_params = ops.return_insert_columns([meta.pk])
             sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks}) {returning}"
             prepared = self._sql[using] = (sql, returning_params)
         sql, returning_params = prepared
@@ -172,8 +181,14 @@ class PreparedInsert(Generic[M]):
         ]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            (pk,) = connection.ops.fetch_returned_insert_columns(cursor, returning_params)
+            (pk,) = ops.fetch_returned_insert_columns(cursor, returning_params)
         obj.pk = pk
         obj._state.adding = False
         obj._state.db = using
         return obj
+
+
+def _column(field: Field[Any, Any] | None) -> str:
+    """A concrete field's column (django-stubs allows None: a field that has none)."""
+    assert field is not None and field.column is not None
+    return field.column

@@ -35,9 +35,16 @@ from games.exports.jellyfish import GameRecord, MatchRecord, TurnRecord, to_mat
 from games.models import Game, Match, ResultReport, Turn
 from games.organisers import organises_elsewhere
 from games.prepared import PreparedGet
-from games.state import game_cube, game_position, match_options
+
+# Re-exported: services and views read a game's cube and position, a match's options, the acting
+# user's type and player through games.selectors.
+from games.state import game_cube as game_cube
+from games.state import game_position as game_position
+from games.state import match_options as match_options
 from players.models import Player
-from players.selectors import User, may_enter_players, player_for
+from players.selectors import User as User
+from players.selectors import may_enter_players
+from players.selectors import player_for as player_for
 
 
 def challenged_player(match: Match) -> Player | None:

@@ -1,7 +1,6 @@
 """Celery tasks: thin interfaces that call the service of the same name."""
 
-from celery import shared_task
-
+from common.tasks import shared_task
 from games.services import clock as clock_services
 from games.services import owed as owed_services
 from games.services import ratings as ratings_services

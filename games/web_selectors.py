@@ -4,6 +4,7 @@ player's matches and rating history. Built on games.selectors (visibility rules 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -44,8 +45,8 @@ def match_shown_game(match: Match, games: list[Game], number: int | None) -> Gam
     """The game a match page shows: the one asked for, else the one in progress, else the last."""
     if number is not None:
         return next((game for game in games if game.number == number), None)
-    live = [game for game in games if not game.is_over]
-    return (live or games or [None])[-1]
+    shown = [game for game in games if not game.is_over] or games
+    return shown[-1] if shown else None
 
 
 def game_turn_list(game: Game) -> list[Turn]:
@@ -96,7 +97,7 @@ def match_live_version(*, user: User, pk: int) -> LiveVersion:
     )
     if row is None:
         raise Http404("no such match")
-    game = (
+    game: Mapping[str, Any] = (
         Game.objects.filter(match_id=pk).order_by("-number").values("pk", "ply", "dice").first()
         or {}
     )
@@ -134,7 +135,8 @@ def match_version(*, pk: int) -> LiveVersion | None:
         score=(score_one, score_two),
         game=game,
         ply=0 if game is None else ply,
-        dice=None if dice is None else dice_field.from_db_value(dice, None, connection),
+        # JSONField.from_db_value reads no expression (django-stubs asks for one)
+        dice=None if dice is None else dice_field.from_db_value(dice, None, connection),  # type: ignore[arg-type]
         reports=reports,
     )
 

@@ -12,10 +12,11 @@ from django.utils.translation import gettext_lazy
 
 from common.admin import AuditedAdmin, ReadOnlyAdmin, RoundedRatings
 from players.models import Club, Player, VariantRating
+from players.selectors import account
 
 
 @admin.register(Club)
-class ClubAdmin(AuditedAdmin):
+class ClubAdmin(AuditedAdmin[Club]):
     list_display = ["name", "city", "country", "player_count"]
     list_filter = ["country"]
     search_fields = ["name", "city"]
@@ -28,10 +29,10 @@ class ClubAdmin(AuditedAdmin):
         return getattr(club, "player_count", 0)
 
 
-class VariantRatingInline(RoundedRatings, admin.TabularInline):
+class VariantRatingInline(RoundedRatings, admin.TabularInline[VariantRating, Player]):
     model = VariantRating
-    fields = ["variant", "rating_shown", "experience", "games"]
-    readonly_fields = fields
+    readonly_fields = ["variant", "rating_shown", "experience", "games"]
+    fields = [*readonly_fields]
     extra = 0
     can_delete = False
 
@@ -40,7 +41,7 @@ class VariantRatingInline(RoundedRatings, admin.TabularInline):
 
 
 @admin.register(Player)
-class PlayerAdmin(RoundedRatings, AuditedAdmin):
+class PlayerAdmin(RoundedRatings, AuditedAdmin[Player]):
     list_display = ["display_name", "user", "club", "country", "rating_shown", "rating_games"]
     # "user: empty" lists the players without an account.
     list_filter = ["club", "country", ("user", admin.EmptyFieldListFilter)]
@@ -54,12 +55,12 @@ class PlayerAdmin(RoundedRatings, AuditedAdmin):
 
     def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
         if not change:
-            obj.created_by = request.user
+            obj.created_by = account(request.user)
         super().save_model(request, obj, form, change)
 
 
 @admin.register(VariantRating)
-class VariantRatingAdmin(RoundedRatings, ReadOnlyAdmin):
+class VariantRatingAdmin(RoundedRatings, ReadOnlyAdmin[VariantRating]):
     list_display = ["player", "variant", "rating_shown", "experience", "games"]
     fields = ["player", "variant", "rating_shown", "experience", "games"]
     readonly_fields = ["rating_shown"]

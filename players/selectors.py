@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as AuthUser
 from django.db.models import QuerySet
 
+from common.errors import NotAllowedError
 from players.models import Club, Player
 
 # The acting user of a request or a service call, logged in or not (games and tournaments use it).
-User = AbstractBaseUser | AnonymousUser
+User = AuthUser | AnonymousUser
 
 # The Django permission that makes a user an organiser of players: Django's own "add" permission
 # of Player ("Can add player"), which staff give in the admin, e.g. through a group.
@@ -21,7 +23,15 @@ def player_for(user: User) -> Player | None:
     """The Player profile of ``user``, or None (anonymous, or no profile)."""
     if not getattr(user, "is_authenticated", False):
         return None
-    return Player.objects.filter(user=user).first()
+    return Player.objects.filter(user=account(user)).first()
+
+
+def account(user: User) -> AuthUser:
+    """``user`` as the account a row records (created_by, reporter, organiser...): services
+    record it only once they have let ``user`` act, which an anonymous user never may."""
+    if isinstance(user, AnonymousUser):
+        raise NotAllowedError("log in first")
+    return user
 
 
 def may_enter_players(user: User) -> bool:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from players import selectors
 from players.models import ClaimCode, Club, Player
-from players.selectors import User
+from players.selectors import User, account
 
 MAX_BULK_PLAYERS = 200
 CLAIM_CODE_LIFETIME = timedelta(days=14)
@@ -135,7 +135,7 @@ def _create(user: User, row: NewPlayer) -> Player:
         display_name=" ".join(row.display_name.split()),
         club=row.club,
         country=row.country.upper(),
-        created_by=user,
+        created_by=account(user),
         **fields,
     )
 
@@ -167,7 +167,7 @@ def claim_code_create(*, user: User, player: Player) -> IssuedClaimCode:
         claim = ClaimCode.objects.create(
             player=player,
             code_hash=_code_hash(code),
-            created_by=user,
+            created_by=account(user),
             expires_at=timezone.now() + CLAIM_CODE_LIFETIME,
         )
         LogEntry.objects.log_create(
@@ -201,7 +201,7 @@ def player_claim(*, user: User, code: str) -> Player:
         player = Player.objects.select_for_update().get(pk=claim.player_id)
         if player.user_id is not None:
             raise ConflictError(f"player {player.pk} already has an account")
-        player.user = user
+        player.user = account(user)
         try:
             with transaction.atomic():  # a concurrent claim by the same user: 409, not a 500
                 player.save(update_fields=["user"])

@@ -5,11 +5,11 @@ them, so the rules and the audit log are the same as through the API); computed 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Model, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -27,7 +27,10 @@ from tournaments.services.lifecycle import EDITABLE
 SERVICE_ERRORS = (GameServiceError, EngineError)
 
 
-class AuditedAdmin(common.admin.AuditedAdmin):
+_M = TypeVar("_M", bound=Model)
+
+
+class AuditedAdmin(common.admin.AuditedAdmin[_M]):
     """common's audited admin; a refusal of a tournament service (engine errors too, such as
     bad options) becomes a message."""
 
@@ -35,7 +38,7 @@ class AuditedAdmin(common.admin.AuditedAdmin):
 
 
 def run_service(
-    modeladmin: admin.ModelAdmin,
+    modeladmin: admin.ModelAdmin[Any],
     request: HttpRequest,
     queryset: QuerySet[Any],
     call: Callable[[Any], object],
@@ -54,12 +57,12 @@ def run_service(
 # --- tournaments --------------------------------------------------------------------------------
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(admin.TabularInline[Entry, Tournament]):
     """The field as it stands; entries change through the Entry admin's service actions."""
 
     model = Entry
-    fields = ["player", "seed", "status", "checked_in", "group", "joined_round"]
-    readonly_fields = fields
+    readonly_fields = ["player", "seed", "status", "checked_in", "group", "joined_round"]
+    fields = [*readonly_fields]
     extra = 0
     can_delete = False
     show_change_link = True
@@ -68,10 +71,10 @@ class EntryInline(admin.TabularInline):
         return False
 
 
-class RoundInline(admin.TabularInline):
+class RoundInline(admin.TabularInline[Round, Tournament]):
     model = Round
-    fields = ["stage", "number", "opening_variant", "deadline", "is_finished"]
-    readonly_fields = fields
+    readonly_fields = ["stage", "number", "opening_variant", "deadline", "is_finished"]
+    fields = [*readonly_fields]
     extra = 0
     can_delete = False
     show_change_link = True
@@ -104,7 +107,7 @@ STATE_FIELDS = [
 ]  # fmt: skip
 
 
-class TournamentForm(forms.ModelForm):
+class TournamentForm(forms.ModelForm[Tournament]):
     class Meta:
         model = Tournament
         fields = SETTINGS
@@ -139,7 +142,7 @@ class TournamentForm(forms.ModelForm):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(AuditedAdmin):
+class TournamentAdmin(AuditedAdmin[Tournament]):
     form = TournamentForm
     list_display = [
         "name", "club", "format", "status", "registration_open", "entry_count",
@@ -152,8 +155,8 @@ class TournamentAdmin(AuditedAdmin):
     filter_horizontal = ["organisers"]
     readonly_fields = STATE_FIELDS
     fieldsets = [
-        *((title, {"fields": names}) for title, names in SETTINGS_GROUPS),
-        (gettext_lazy("State"), {"fields": STATE_FIELDS}),
+        (title, {"fields": [*names]})
+        for title, names in [*SETTINGS_GROUPS, (gettext_lazy("State"), STATE_FIELDS)]
     ]
     inlines = [EntryInline, RoundInline]
     actions = [
@@ -197,7 +200,9 @@ class TournamentAdmin(AuditedAdmin):
     # --- actions: one service each ---------------------------------------------------------
 
     @admin.action(description=gettext_lazy("Open registration"), permissions=["change"])
-    def registration_open_action(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def registration_open_action(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> None:
         run_service(
             self, request, queryset,
             lambda t: services.registration_open(tournament=t, user=request.user),
@@ -205,7 +210,9 @@ class TournamentAdmin(AuditedAdmin):
         )  # fmt: skip
 
     @admin.action(description=gettext_lazy("Close registration"), permissions=["change"])
-    def registration_close_action(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def registration_close_action(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> None:
         run_service(
             self, request, queryset,
             lambda t: services.registration_close(tournament=t, user=request.user),
@@ -213,7 +220,7 @@ class TournamentAdmin(AuditedAdmin):
         )  # fmt: skip
 
     @admin.action(description=gettext_lazy("Seed the entries"), permissions=["change"])
-    def seed_action(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def seed_action(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         run_service(
             self, request, queryset,
             lambda t: services.entries_seed(tournament=t, user=request.user),
@@ -221,7 +228,7 @@ class TournamentAdmin(AuditedAdmin):
         )  # fmt: skip
 
     @admin.action(description=gettext_lazy("Start the tournament"), permissions=["change"])
-    def start_action(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def start_action(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         run_service(
             self, request, queryset,
             lambda t: services.tournament_start(tournament=t, user=request.user),
@@ -229,7 +236,7 @@ class TournamentAdmin(AuditedAdmin):
         )  # fmt: skip
 
     @admin.action(description=gettext_lazy("Pair the next round (Swiss)"), permissions=["change"])
-    def pair_round_action(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def pair_round_action(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         run_service(
             self, request, queryset,
             lambda t: services.swiss_round_pair(tournament=t, user=request.user),
@@ -237,7 +244,9 @@ class TournamentAdmin(AuditedAdmin):
         )  # fmt: skip
 
     @admin.action(description=gettext_lazy("Recompute the standings"), permissions=["change"])
-    def standings_recompute_action(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def standings_recompute_action(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> None:
         run_service(
             self, request, queryset,
             lambda t: services.standings_recompute(tournament=t),
@@ -246,21 +255,23 @@ class TournamentAdmin(AuditedAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(AuditedAdmin):
+class EntryAdmin(AuditedAdmin[Entry]):
     list_display = ["player", "tournament", "seed", "status", "checked_in", "group"]
     list_filter = ["status", "checked_in", "tournament"]
     search_fields = ["player__display_name", "tournament__name"]
     autocomplete_fields = ["tournament", "player"]
     actions = ["check_in_action", "withdraw_action"]
 
-    def get_fields(self, request: HttpRequest, obj: Entry | None = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Entry | None = None) -> tuple[str, ...]:
         """A new entry names a tournament and a player; the rest is the services' to set."""
         if obj is None:
-            return ["tournament", "player"]
-        return ["tournament", "player", "seed", "status", "checked_in", "group", "joined_round"]
+            return ("tournament", "player")
+        return ("tournament", "player", "seed", "status", "checked_in", "group", "joined_round")
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Entry | None = None) -> list[str]:
-        return [] if obj is None else self.get_fields(request, obj)
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: Entry | None = None
+    ) -> tuple[str, ...]:
+        return () if obj is None else self.get_fields(request, obj)
 
     def save_model(self, request: HttpRequest, obj: Entry, form: Any, change: bool) -> None:
         """Registration goes through entry_register (open registration, capacity, audit)."""
@@ -271,7 +282,7 @@ class EntryAdmin(AuditedAdmin):
             obj.__dict__.update(created.__dict__)
 
     @admin.action(description=gettext_lazy("Check in"), permissions=["change"])
-    def check_in_action(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def check_in_action(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         run_service(
             self, request, queryset,
             lambda e: services.entry_check_in(entry=e, user=request.user),
@@ -279,7 +290,7 @@ class EntryAdmin(AuditedAdmin):
         )  # fmt: skip
 
     @admin.action(description=gettext_lazy("Withdraw"), permissions=["change"])
-    def withdraw_action(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def withdraw_action(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         run_service(
             self, request, queryset,
             lambda e: services.entry_withdraw(entry=e, user=request.user),
@@ -288,7 +299,7 @@ class EntryAdmin(AuditedAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(AuditedAdmin):
+class RoundAdmin(AuditedAdmin[Round]):
     list_display = ["tournament", "stage", "number", "opening_variant", "deadline", "is_finished"]
     list_filter = ["stage", "is_finished", "tournament"]
     search_fields = ["tournament__name"]
@@ -315,7 +326,7 @@ class RoundAdmin(AuditedAdmin):
 
 
 @admin.register(TournamentMatch)
-class TournamentMatchAdmin(ReadOnlyAdmin):
+class TournamentMatchAdmin(ReadOnlyAdmin[TournamentMatch]):
     list_display = [
         "tournament", "stage", "key", "round", "entry_one", "entry_two", "status", "winner",
         "score_one", "score_two", "is_forfeit",
@@ -326,7 +337,7 @@ class TournamentMatchAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Standing)
-class StandingAdmin(ReadOnlyAdmin):
+class StandingAdmin(ReadOnlyAdmin[Standing]):
     list_display = [
         "tournament", "section", "rank", "entry", "played", "match_wins", "match_points",
         "point_diff", "buchholz", "computed_at",

@@ -290,7 +290,7 @@ def _values(user: User, tournament: Tournament | None) -> dict[str, Any]:
         return {name: getattr(tournament, name) for name in names if name != "club"} | {
             "club": tournament.club_id
         }
-    values = {name: Tournament._meta.get_field(name).get_default() for name in names}
+    values = {name: Tournament.field_default(name) for name in names}
     values |= {
         "name": "",
         "format": F.SINGLE_ELIMINATION,

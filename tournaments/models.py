@@ -2,6 +2,7 @@
 ratings: players/models.py and games/models.py)."""
 
 from enum import StrEnum
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -116,6 +117,14 @@ class Tournament(models.Model):
 
     def get_additional_data(self) -> dict[str, int]:
         return {"tournament": self.pk}
+
+    @classmethod
+    def field_default(cls, name: str) -> Any:
+        """The default of the field ``name``, as a new tournament gets it."""
+        field = cls._meta.get_field(name)
+        if not isinstance(field, models.Field):
+            raise ValueError(f"{name} is a relation's other side, with no default")
+        return field.get_default()
 
     @property
     def is_elimination(self) -> bool:

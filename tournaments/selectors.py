@@ -21,6 +21,7 @@ from games import selectors as games_selectors
 from games.models import Game, Match, RatingHistory, ResultReport
 from games.selectors import User
 from players.models import Player
+from players.selectors import account
 from tournaments import brackets, tables
 from tournaments.models import Entry, Round, Stage, Standing, Tournament, TournamentMatch
 from tournaments.round_names import RoundKind, RoundName, round_name
@@ -66,7 +67,7 @@ def bounds(*, user: User, rated: bool = False) -> Bounds:
 def open_friendly_count(user: User) -> int:
     """The friendly tournaments ``user`` created that are not finished."""
     return (
-        Tournament.objects.filter(created_by=user, rated=False)
+        Tournament.objects.filter(created_by=account(user), rated=False)
         .exclude(status=Tournament.Status.FINISHED)
         .count()
     )
@@ -78,7 +79,7 @@ def is_organiser(user: User, tournament: Tournament) -> bool:
     return bool(
         user.is_staff
         or tournament.created_by_id == user.pk
-        or tournament.organisers.filter(pk=user.pk).exists()
+        or tournament.organisers.filter(pk=account(user).pk).exists()
     )
 
 
@@ -289,14 +290,19 @@ def round_list(
     ``round_name``."""
     stages = (Stage.MAIN, Stage.KNOCKOUT)
     some = numbers is not None and not tournament.is_elimination
-    rows = {stage: _rows(tournament, stage, numbers if some and stage == Stage.MAIN else None)
-            for stage in stages}  # fmt: skip
-    names = {stage: round_names(tournament, stage, rows[stage]) for stage in stages}
-    seeds = {stage: draw_seeds(tournament, stage) for stage in stages}
+    # keyed by the stage as stored (a str, as Round.stage reads back)
+    rows: dict[str, list[TournamentMatch]] = {
+        stage: _rows(tournament, stage, numbers if some and stage == Stage.MAIN else None)
+        for stage in stages
+    }
+    names: dict[str, dict[tuple[str, int], RoundName]] = {
+        stage: round_names(tournament, stage, rows[stage]) for stage in stages
+    }
+    seeds: dict[str, dict[int, int]] = {stage: draw_seeds(tournament, stage) for stage in stages}
     by_round: dict[tuple[str, int], list[TournamentMatch]] = {}
-    for stage in stages:
-        for row in sorted(rows[stage], key=lambda r: (r.section, r.index)):
-            by_round.setdefault((stage, row.round), []).append(row)
+    for drawn in stages:
+        for row in sorted(rows[drawn], key=lambda r: (r.section, r.index)):
+            by_round.setdefault((drawn, row.round), []).append(row)
     listed = Round.objects.filter(tournament=tournament).order_by("stage", "number")
     if some:
         listed = listed.filter(Q(stage=Stage.KNOCKOUT) | Q(number__in=numbers))
@@ -533,11 +539,12 @@ def result_reports(tournament: Tournament, statuses: Iterable[str]) -> QuerySet[
 
 def audit_log(tournament: Tournament) -> QuerySet[LogEntry]:
     """Every recorded change of the tournament and its entries, rounds and matches."""
-    return (
+    entries: QuerySet[LogEntry] = (  # auditlog ships no types: name what it returns
         LogEntry.objects.filter(additional_data__tournament=tournament.pk)
         .select_related("actor", "content_type")
         .order_by("-timestamp", "-id")
     )
+    return entries
 
 
 def player_ratings(player: Player, *, user: User) -> Player:

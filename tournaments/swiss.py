@@ -26,7 +26,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import networkx as nx  # type: ignore[import-untyped]
+import networkx as nx
 
 BLOCK_SIZE = 48
 

@@ -1,8 +1,7 @@
 """Celery tasks: thin interfaces that load by id and call the service of the same name (the
 ratings and owed-task runs are games' tasks: games/tasks.py)."""
 
-from celery import shared_task
-
+from common.tasks import shared_task
 from tournaments import services
 from tournaments.models import Tournament
 

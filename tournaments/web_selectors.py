@@ -197,7 +197,11 @@ def _add_start(matches: list[dict[str, Any]], user: User | None) -> None:
     waiting = Match.objects.filter(pk__in=ids).only(
         "status", "mode", "organiser", "player_one", "player_two"
     )
-    startable = games_selectors.matches_startable(user, list(waiting)) if ids else set()
+    startable = (
+        games_selectors.matches_startable(user, list(waiting))
+        if ids and user is not None
+        else set()
+    )
     for match in matches:
         match["live"] = match["match_status"] == Match.Status.IN_PROGRESS
         match["start_url"] = (

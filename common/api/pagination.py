@@ -20,7 +20,7 @@ from rest_framework.response import Response
 COUNT_CAP = 10_000
 
 
-class CappedPaginator(Paginator):
+class CappedPaginator(Paginator[Any]):
     """Django's paginator whose count reads at most ``cap`` + 1 rows."""
 
     def __init__(self, object_list: Any, per_page: int, *, cap: int = COUNT_CAP) -> None:

@@ -10,7 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 
-class StrictSerializer(serializers.Serializer):
+class StrictSerializer(serializers.Serializer[Any]):
     """Rejects fields it does not know, so a typo is an error rather than silently ignored."""
 
     def to_internal_value(self, data: Any) -> Any:
@@ -44,5 +44,12 @@ def id_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
 
 
-class ErrorSerializer(serializers.Serializer):
+def list_data(serializer: serializers.BaseSerializer[Any]) -> list[dict[str, Any]]:
+    """The data of a ``many=True`` serializer, a list (DRF's stubs type a Serializer's data as
+    a dict whatever ``many`` is)."""
+    rows: list[dict[str, Any]] = serializer.data
+    return rows
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField()

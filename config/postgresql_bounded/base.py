@@ -155,20 +155,20 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     def _commit(self) -> None:
         with self.deadline():
-            super()._commit()
+            super()._commit()  # type: ignore[misc]  # private: not in django-stubs
 
     def _rollback(self) -> None:
         with self.deadline():
-            super()._rollback()
+            super()._rollback()  # type: ignore[misc]  # private: not in django-stubs
 
     def _set_autocommit(self, autocommit: bool) -> None:
         with self.deadline():
-            super()._set_autocommit(autocommit)
+            super()._set_autocommit(autocommit)  # type: ignore[misc]  # private: not in django-stubs
 
     def make_cursor(self, cursor: Any) -> CursorWrapper:
         return BoundedCursorWrapper(cursor, self)
 
-    def make_debug_cursor(self, cursor: Any) -> CursorWrapper:
+    def make_debug_cursor(self, cursor: Any) -> base.CursorDebugWrapper:
         return BoundedCursorDebugWrapper(cursor, self)
 
 

@@ -2,12 +2,18 @@
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
+import django_stubs_ext
 
 from config.cache import cache_from_url, default_cache_dir
 from config.database import postgresql_bounded, query_deadline
 from config.layers import channel_layer_from_url
+
+# Django's generic classes (ModelAdmin, ModelForm, Paginator) subscriptable at runtime, as
+# django-stubs types them: admin.ModelAdmin[Match] (DRF's and QuerySet already are).
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -113,11 +119,13 @@ DATABASE_QUERY_DEADLINE = query_deadline(
 )
 
 
-def database_from_env(**defaults: object) -> dict[str, object]:
+def database_from_env(**defaults: Any) -> dict[str, Any]:
     """DATABASE_URL's database, its PostgreSQL waits bounded as above."""
     return postgresql_bounded(
-        dj_database_url.config(
-            conn_max_age=env_int("CONN_MAX_AGE", 60), conn_health_checks=True, **defaults
+        dict(
+            dj_database_url.config(
+                conn_max_age=env_int("CONN_MAX_AGE", 60), conn_health_checks=True, **defaults
+            )
         ),
         DATABASE_CONNECT_TIMEOUT,
         DATABASE_STATEMENT_TIMEOUT,

@@ -1,5 +1,7 @@
 """Local development: DEBUG on, a throw-away secret key, SQLite unless DATABASE_URL is set."""
 
+import os
+
 from .base import *
 
 SECRET_KEY = os.environ.get("SECRET_KEY") or "django-insecure-local-development-only"

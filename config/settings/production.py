@@ -1,6 +1,8 @@
 """Production: DEBUG off; SECRET_KEY, DATABASE_URL and ALLOWED_HOSTS must come from the
 environment, and HTTPS (redirect, HSTS, secure cookies) is on unless turned off."""
 
+import os
+
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *

@@ -1,5 +1,7 @@
 """Test settings: fast hashing, in-memory email, eager Celery, throttling out of the way."""
 
+import os
+
 from .base import *
 
 SECRET_KEY = os.environ.get("SECRET_KEY") or "django-insecure-test-only"
@@ -43,4 +45,4 @@ if DATABASES["default"]["ENGINE"] == "config.sqlite_fair":
 # No channel layer, whatever the environment names: writes push nothing and pages open no socket
 # (the live server speaks WSGI only). The tests of the sockets set a layer of their own, in memory
 # or on a Redis they start (tests/games/test_sockets.py, tests/web/test_live_sockets.py).
-CHANNEL_LAYERS: dict[str, dict[str, object]] = {}
+CHANNEL_LAYERS = {}

@@ -48,26 +48,26 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def _start_transaction_under_autocommit(self) -> None:
         self._take_turn()
         try:
-            super()._start_transaction_under_autocommit()
+            super()._start_transaction_under_autocommit()  # type: ignore[misc]  # private: not in django-stubs
         except BaseException:
             self._give_turn()
             raise
 
     def _commit(self) -> Any:
         try:
-            return super()._commit()
+            return super()._commit()  # type: ignore[misc]  # private: not in django-stubs
         finally:
             self._give_turn()
 
     def _rollback(self) -> Any:
         try:
-            return super()._rollback()
+            return super()._rollback()  # type: ignore[misc]  # private: not in django-stubs
         finally:
             self._give_turn()
 
     def _close(self) -> None:
         try:
-            super()._close()
+            super()._close()  # type: ignore[misc]  # private: not in django-stubs
         finally:
             self._give_turn()
             if self._turn_file is not None:

@@ -7,7 +7,7 @@ from common.api.serializers import MAX_ID
 from games.models import Match
 
 
-class MatchFilter(django_filters.FilterSet):
+class MatchFilter(django_filters.FilterSet):  # type: ignore[misc]  # django-filter: untyped
     player = django_filters.NumberFilter(
         method="filter_player",
         label="player id (either side)",

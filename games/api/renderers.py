@@ -2,6 +2,7 @@
 and the Jellyfish .mat text (text/plain)."""
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from rest_framework.renderers import BaseRenderer
@@ -16,7 +17,7 @@ class JSONLinesRenderer(BaseRenderer):
         self,
         data: Any,
         accepted_media_type: str | None = None,
-        renderer_context: dict[str, Any] | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
         rows = data if isinstance(data, list) else [data]
         return "".join(json.dumps(row, separators=(",", ":")) + "\n" for row in rows).encode()
@@ -33,7 +34,7 @@ class MatRenderer(BaseRenderer):
         self,
         data: Any,
         accepted_media_type: str | None = None,
-        renderer_context: dict[str, Any] | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
         text = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
         return text.encode()

@@ -12,7 +12,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from common.api.serializers import JSONObjectField, StrictSerializer
+from common.api.serializers import JSONObjectField, StrictSerializer, list_data
 from games import clock, selectors
 from games.engine import Outcome
 from games.engine.encode import outcomes_json
@@ -29,7 +29,7 @@ from players.models import Player
         ]
     }
 )
-class MovesField(serializers.Field):
+class MovesField(serializers.Field[Any, Any, Any, Any]):
     """A play as "24/18 18/13" or ["24/18", "18/13"]; the engine checks the notation."""
 
     default_error_messages = {"invalid": "moves must be a string or a list of strings"}
@@ -64,7 +64,7 @@ SITE_ZONE = zoneinfo.ZoneInfo(settings.TIME_ZONE)
 # shape for the OpenAPI schema.
 
 
-class PlayerRefSerializer(serializers.ModelSerializer):
+class PlayerRefSerializer(serializers.ModelSerializer[Player]):
     class Meta:
         model = Player
         fields = ["id", "display_name"]
@@ -213,7 +213,7 @@ class DisputeSerializer(StrictSerializer):
 # --- outputs ----------------------------------------------------------------------------------
 
 
-class TurnSerializer(serializers.ModelSerializer):
+class TurnSerializer(serializers.ModelSerializer[Turn]):
     position_after = JSONObjectField()
     result = JSONObjectField(allow_null=True)
 
@@ -234,7 +234,7 @@ class TurnSerializer(serializers.ModelSerializer):
         }
 
 
-class GameResultSerializer(serializers.Serializer):
+class GameResultSerializer(serializers.Serializer[Any]):
     winner = serializers.IntegerField(allow_null=True, help_text="player id; null for a tie")
     kind = serializers.CharField()
     points = serializers.IntegerField(help_text="points scored, the cube counted")
@@ -242,7 +242,7 @@ class GameResultSerializer(serializers.Serializer):
     resigned_by = serializers.IntegerField(allow_null=True)
 
 
-class CubeStateSerializer(serializers.Serializer):
+class CubeStateSerializer(serializers.Serializer[Any]):
     enabled = serializers.BooleanField(help_text="the match's cube option applies to this game")
     value = serializers.IntegerField(help_text="the stake: a win scores its points times this")
     owner = serializers.IntegerField(allow_null=True, help_text="player id; null: in the middle")
@@ -253,12 +253,12 @@ class CubeStateSerializer(serializers.Serializer):
     may_double = serializers.BooleanField(help_text="the player to move may double now")
 
 
-class ClockRemainingSerializer(serializers.Serializer):
+class ClockRemainingSerializer(serializers.Serializer[Any]):
     player_one = serializers.FloatField(help_text="seconds of bank left")
     player_two = serializers.FloatField(help_text="seconds of bank left")
 
 
-class ClockStateSerializer(serializers.Serializer):
+class ClockStateSerializer(serializers.Serializer[Any]):
     enabled = serializers.BooleanField(help_text="the match has a clock")
     bank_seconds = serializers.IntegerField(help_text="each player's bank at the match's start")
     delay_seconds = serializers.IntegerField(help_text="free seconds at the start of each turn")
@@ -293,7 +293,7 @@ def clock_to_json(match: Match) -> dict[str, Any]:
     return state
 
 
-class LegalPlaySerializer(serializers.Serializer):
+class LegalPlaySerializer(serializers.Serializer[Any]):
     """One legal play: the same object in a game's answer and in an illegal play's 400."""
 
     moves = serializers.ListField(
@@ -309,7 +309,7 @@ class LegalPlaySerializer(serializers.Serializer):
     )
 
 
-class IllegalPlaySerializer(serializers.Serializer):
+class IllegalPlaySerializer(serializers.Serializer[Any]):
     """The 400 answer to a play the engine refuses: why, and what would have been legal. All
     three fields are there when the engine refused the play; a body that is not a play at all
     is answered as every 400 is (its bad fields named, or a ``detail``), hence none is required
@@ -355,7 +355,7 @@ def legal_plays_json(outcomes: Sequence[Outcome], *, positions: bool) -> list[di
     ]
 
 
-class GameSummarySerializer(serializers.ModelSerializer):
+class GameSummarySerializer(serializers.ModelSerializer[Game]):
     white = PlayerRefSerializer()
     black = PlayerRefSerializer()
     result = serializers.SerializerMethodField()
@@ -477,7 +477,7 @@ class GameDetailSerializer(GameSummarySerializer):
 
     @extend_schema_field(TurnSerializer(many=True))
     def get_turns(self, game: Game) -> list[dict[str, Any]]:
-        return TurnSerializer(selectors.game_turns(game), many=True).data
+        return list_data(TurnSerializer(selectors.game_turns(game), many=True))
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_seed(self, game: Game) -> str | None:
@@ -499,10 +499,10 @@ class GameChangeSerializer(GameDetailSerializer):
 
     @extend_schema_field(TurnSerializer(many=True))
     def get_turns(self, game: Game) -> list[dict[str, Any]]:
-        return TurnSerializer(self.context["turns"], many=True).data
+        return list_data(TurnSerializer(self.context["turns"], many=True))
 
 
-class MatchSerializer(serializers.ModelSerializer):
+class MatchSerializer(serializers.ModelSerializer[Match]):
     player_one = PlayerRefSerializer()
     player_two = PlayerRefSerializer()
     options = JSONObjectField()
@@ -561,7 +561,7 @@ class MatchSerializer(serializers.ModelSerializer):
         return player.pk if player else None
 
 
-class ClaimRefusedSerializer(serializers.Serializer):
+class ClaimRefusedSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField()
     claim_at = serializers.DateTimeField(
         required=False, help_text="too early: when the match may be claimed"
@@ -569,7 +569,7 @@ class ClaimRefusedSerializer(serializers.Serializer):
     seconds_left = serializers.IntegerField(required=False, help_text="too early: until then")
 
 
-class ResultReportSerializer(serializers.ModelSerializer):
+class ResultReportSerializer(serializers.ModelSerializer[ResultReport]):
     """A report names players by player id (``reporter``, ``starter``, ``winner``); the users
     behind it are ``reporter_username`` and ``responded_by`` (a user id: the opponent who
     answered, or the organiser who overrode)."""
@@ -620,7 +620,7 @@ class ResultReportSerializer(serializers.ModelSerializer):
             return None
 
 
-class DiceProofSerializer(serializers.Serializer):
+class DiceProofSerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField()
     commitment = serializers.CharField()
     seed = serializers.CharField(allow_null=True)
@@ -634,7 +634,7 @@ class DiceProofSerializer(serializers.Serializer):
     problems = serializers.ListField(child=serializers.CharField())
 
 
-class AwaitingSerializer(serializers.Serializer):
+class AwaitingSerializer(serializers.Serializer[Any]):
     match = serializers.IntegerField(source="match.pk")
     reason = serializers.ChoiceField(
         choices=selectors.AWAITING_REASONS,
@@ -654,7 +654,7 @@ class AwaitingSerializer(serializers.Serializer):
         return PlayerRefSerializer(other).data
 
 
-class MeSerializer(serializers.Serializer):
+class MeSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="user.pk")
     username = serializers.CharField(source="user.username")
     player = PlayerRefSerializer(allow_null=True, help_text="null: you have no player record")
@@ -673,4 +673,4 @@ class MeSerializer(serializers.Serializer):
     @extend_schema_field(AwaitingSerializer(many=True))
     def get_awaiting(self, desk: selectors.Desk) -> list[dict[str, Any]]:
         context = {"player": desk.player}
-        return AwaitingSerializer(desk.awaiting, many=True, context=context).data
+        return list_data(AwaitingSerializer(desk.awaiting, many=True, context=context))

@@ -61,7 +61,7 @@ def game_read(request: Request, pk: int) -> Game:
 
 
 def game_write_data(
-    serializer_class: type[serializers.Serializer], request: Request, pk: int
+    serializer_class: type[serializers.Serializer[Any]], request: Request, pk: int
 ) -> dict[str, Any]:
     """The validated body of a write to game ``pk``. Invalid input to a game the user may not
     see is a 404, not a 400 (the game is looked up only then: a valid write loads it once, in
@@ -107,7 +107,7 @@ def game_change_response(request: Request, result: PlayResult) -> Response:
 # --- matches ----------------------------------------------------------------------------------
 
 
-class MatchListCreateView(generics.ListAPIView, WriteView):
+class MatchListCreateView(generics.ListAPIView[Match], WriteView):
     serializer_class = s.MatchSerializer
     filterset_class = MatchFilter
 

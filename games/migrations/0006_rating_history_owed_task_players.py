@@ -6,19 +6,27 @@ runs (now games.tasks) are renamed, so a worker still finds them."""
 
 import django.db.models.deletion
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 # The Celery tasks that moved from tournaments.tasks to games.tasks.
 RENAMED_TASKS = ["ratings_recompute", "ratings_update", "owed_tasks_run"]
 
 
-def owed_tasks_rename(apps, schema_editor, *, old="tournaments.tasks", new="games.tasks"):
+def owed_tasks_rename(
+    apps: StateApps,
+    schema_editor: BaseDatabaseSchemaEditor,
+    *,
+    old: str = "tournaments.tasks",
+    new: str = "games.tasks",
+) -> None:
     OwedTask = apps.get_model("games", "OwedTask")
     rows = OwedTask.objects.using(schema_editor.connection.alias)
     for name in RENAMED_TASKS:
         rows.filter(task=f"{old}.{name}").update(task=f"{new}.{name}")
 
 
-def owed_tasks_rename_back(apps, schema_editor):
+def owed_tasks_rename_back(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     owed_tasks_rename(apps, schema_editor, old="games.tasks", new="tournaments.tasks")
 
 

@@ -2,9 +2,11 @@
 
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def ended_by_fill(apps, schema_editor):
+def ended_by_fill(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Matches already over: a forfeit ended by forfeit, a finished match by its score."""
     Match = apps.get_model("games", "Match")
     Match.objects.filter(status="forfeited").update(ended_by="forfeit")

@@ -160,7 +160,8 @@ def clocks_sweep() -> int:
     horizon = at + datetime.timedelta(seconds=settings.CLOCK_SCHEDULE_SECONDS)
     due = running.filter(clock_deadline__gt=at, clock_deadline__lte=horizon)
     for pk, deadline in due.values_list("pk", "clock_deadline"):
-        _deadline_publish(pk, deadline)
+        if deadline is not None:  # always (clock_deadline__gt): it tells the type
+            _deadline_publish(pk, deadline)
     return ended
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.contrib.auth.models import User as AuthUser
 from django.db import transaction
 
 from common import jsonlimits
@@ -19,6 +20,7 @@ from games.selectors import User
 from games.services.matches import game_finish, match_finished_announce
 from games.services.results import turns_create
 from players.models import Player
+from players.selectors import account
 
 
 def match_export(match: Match) -> list[dict[str, Any]]:
@@ -123,7 +125,7 @@ def match_import(
             player_one=player_one,
             player_two=player_two,
             organiser=_organiser(creator, player_one, player_two),
-            created_by=creator,
+            created_by=None if creator is None else account(creator),
             rated=rated,
             mode=Match.Mode.IMPORTED,
             target_score=options.match_length,
@@ -152,11 +154,11 @@ def _ended_by(header: dict[str, Any], default: str) -> str:
     return ended_by if ended_by in Match.EndedBy.values else default
 
 
-def _organiser(creator: User | None, player_one: Player, player_two: Player) -> User | None:
+def _organiser(creator: User | None, player_one: Player, player_two: Player) -> AuthUser | None:
     """The importer organises the match unless they play in it."""
     if creator is None or creator.pk in (player_one.user_id, player_two.user_id):
         return None
-    return creator
+    return account(creator)
 
 
 def _parse(text: str) -> list[tuple[int, dict[str, Any]]]:

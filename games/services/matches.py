@@ -21,6 +21,7 @@ from games.selectors import User
 from games.services.ratings import ratings_enqueue
 from games.signals import match_finished
 from players.models import Player
+from players.selectors import account
 
 
 def match_create(
@@ -110,7 +111,7 @@ def matches_create_many(
             options_json=options_json,
         )
         if organiser is not None:
-            match.organiser = organiser
+            match.organiser = account(organiser)
         if mode == Match.Mode.OVER_THE_BOARD:
             match.status = Match.Status.IN_PROGRESS  # as _open leaves it
         matches.append(match)
@@ -156,8 +157,8 @@ def _match_new(
     return Match(
         player_one=player_one,
         player_two=player_two,
-        organiser=None if is_player else creator,
-        created_by=creator,
+        organiser=None if is_player else account(creator),
+        created_by=account(creator),
         rated=rated and not invitation,
         status=Match.Status.INVITED if invitation else Match.Status.SCHEDULED,
         mode=mode,
@@ -269,7 +270,7 @@ def _check_pending_challenges(user: User, player: Player, opponent: Player) -> N
     other."""
     list(Player.objects.select_for_update().filter(pk__in=[player.pk, opponent.pk]).order_by("pk"))
     invited = Match.objects.filter(status=Match.Status.INVITED)
-    sent = invited.filter(created_by=user).count()
+    sent = invited.filter(created_by=account(user)).count()
     if sent >= settings.CHALLENGES_PENDING_PER_CHALLENGER:
         raise ConflictError(
             f"you have {sent} challenges waiting for an answer, the most one player may send "

@@ -203,6 +203,7 @@ def _match_outcomes(unrated: bool = False, match_id: int | None = None) -> list[
             at=m.ended,
         )
         for m in matches
+        if m.winner_id is not None  # always (winner__isnull=False): it tells the type
     ]
 
 
@@ -217,6 +218,8 @@ def _game_outcomes(unrated: bool = False, match_id: int | None = None) -> dict[s
     games = games.select_related("match").order_by("finished_at", "pk")
     outcomes: dict[str, list[Outcome]] = {}
     for game in games:
+        if game.result_winner_id is None:  # never (result_winner__isnull=False): for the type
+            continue
         loser = _other(game.white_id, game.black_id, game.result_winner_id)
         outcomes.setdefault(game.variant, []).append(
             Outcome(

@@ -26,6 +26,7 @@ from games.records import Replay, record_replay
 from games.selectors import User
 from games.services.matches import check_decider, game_finish, match_finished_announce
 from players.models import Player
+from players.selectors import account
 
 KIND_FOR_POINTS = {1: "single", 2: "mars", 3: "triple"}
 OPEN = (ResultReport.Status.PENDING, ResultReport.Status.DISPUTED)
@@ -56,7 +57,7 @@ def result_report(
         _check_open_for_reports(match)
         if match.reports.filter(status__in=OPEN).exists():
             raise ConflictError("a reported result is still waiting for confirmation")
-        report = ResultReport(match=match, reporter=user)
+        report = ResultReport(match=match, reporter=account(user))
         _fill(report, winner, points, kind, starter, record, scope, score_one, score_two)
         report.save()
         if not is_player:
@@ -261,19 +262,22 @@ def _apply(report: ResultReport) -> Game | None:
     for a match report, end the match with its score (no games are made up for it)."""
     match = report.match
     if report.scope == ResultReport.Scope.MATCH:
+        assert report.score_one is not None and report.score_two is not None  # _fill: both
         match.score_one, match.score_two = report.score_one, report.score_two
         match.winner = report.winner
         match.status, match.ended_by = Match.Status.FINISHED, Match.EndedBy.SCORE
         match.save()
         match_finished_announce(match)
         return None
+    reported = report.points
+    assert reported is not None  # _fill refuses a game result without its points
     options = selectors.match_options(match)
     upcoming = next_game(selectors.match_state(match), options)
     white = _white(match, upcoming.starter, report.starter)
     replay: Replay | None = None
     if report.record is not None:
         replay = record_replay(upcoming.variant, options, report.record, crawford=upcoming.crawford)
-    cube = 1 if report.kind == "tie" else (cube_for_points(report.points, report.kind) or 1)
+    cube = 1 if report.kind == "tie" else (cube_for_points(reported, report.kind) or 1)
     position = replay.position if replay else start_position(upcoming.variant, "w")
     last = match.games.order_by("-number").values_list("number", flat=True).first() or 0
     game = Game.objects.create(
@@ -293,7 +297,7 @@ def _apply(report: ResultReport) -> Game | None:
     report.game = game
     report.save(update_fields=["game"])
     colour = game.colour_of(report.winner) if report.winner else None
-    points = points_before_cube(report.points, cube)  # game_finish applies the cube
+    points = points_before_cube(reported, cube)  # game_finish applies the cube
     result = GameResult(colour, report.kind, points)
     game_finish(game=game, result=result, ended_by=Game.EndedBy.REPORT, start_next=False)
     return game
@@ -359,6 +363,6 @@ def _check_open_for_reports(match: Match) -> None:
 
 def _respond(report: ResultReport, user: User, status: str) -> None:
     report.status = status
-    report.responded_by = user
+    report.responded_by = account(user)
     report.responded_at = timezone.now()
     report.save()

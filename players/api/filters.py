@@ -7,7 +7,7 @@ from common.api.serializers import MAX_ID
 from players.models import Player
 
 
-class PlayerFilter(django_filters.FilterSet):
+class PlayerFilter(django_filters.FilterSet):  # type: ignore[misc]  # django-filter: untyped
     search = django_filters.CharFilter(
         field_name="display_name",
         lookup_expr="icontains",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from rest_framework import serializers
 
@@ -13,14 +14,14 @@ from players.services import MAX_BULK_PLAYERS
 COUNTRY = re.compile(r"[A-Za-z]{2}")
 
 
-class ClubRefSerializer(serializers.ModelSerializer):
+class ClubRefSerializer(serializers.ModelSerializer[Club]):
     class Meta:
         model = Club
         fields = ["id", "name"]
         read_only_fields = fields
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(serializers.ModelSerializer[Player]):
     club = ClubRefSerializer(read_only=True, allow_null=True)
     experience = serializers.IntegerField(
         source="rating_games",
@@ -69,7 +70,8 @@ class PlayerInputSerializer(StrictSerializer):
 
 
 class PlayerBulkInputSerializer(StrictSerializer):
-    players = PlayerInputSerializer(
+    # DRF's stubs miss that many=True passes min_length and max_length to the list
+    players = PlayerInputSerializer(  # type: ignore[call-arg]
         many=True,
         min_length=1,
         max_length=MAX_BULK_PLAYERS,
@@ -77,7 +79,7 @@ class PlayerBulkInputSerializer(StrictSerializer):
     )
 
 
-class ClaimCodeSerializer(serializers.Serializer):
+class ClaimCodeSerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField(source="player.pk")
     code = serializers.CharField(help_text="shown once: hand it to the player")
     expires_at = serializers.DateTimeField()

@@ -24,7 +24,7 @@ def player_for_pk(pk: int) -> Player:
     return get_object_or_404(selectors.player_list(), pk=pk)
 
 
-class PlayerListCreateView(generics.ListAPIView, WriteView):
+class PlayerListCreateView(generics.ListAPIView[Player], WriteView):
     serializer_class = s.PlayerSerializer
     filterset_class = PlayerFilter
 

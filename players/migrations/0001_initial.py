@@ -8,6 +8,8 @@ and OwedTask in games), then tournaments 0005 (the old models leave tournaments'
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 # (model, old app, new app) of every model that left tournaments in this move.
 MOVED = [
@@ -19,7 +21,9 @@ MOVED = [
 ]
 
 
-def content_types_move(apps, schema_editor, *, backwards=False):
+def content_types_move(
+    apps: StateApps, schema_editor: BaseDatabaseSchemaEditor, *, backwards: bool = False
+) -> None:
     """Relabel each moved model's content type row; a target that exists already (created by
     hand or an earlier, interrupted run) is left as it is, with the old row."""
     ContentType = apps.get_model("contenttypes", "ContentType")
@@ -31,7 +35,7 @@ def content_types_move(apps, schema_editor, *, backwards=False):
         rows.filter(app_label=source, model=model).update(app_label=target)
 
 
-def content_types_move_back(apps, schema_editor):
+def content_types_move_back(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     content_types_move(apps, schema_editor, backwards=True)
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from auditlog.models import LogEntry
+from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -28,7 +31,7 @@ SETTINGS_FIELDS = [
 ]  # fmt: skip
 
 
-class TournamentInputSerializer(StrictSerializer, serializers.ModelSerializer):
+class TournamentInputSerializer(StrictSerializer, serializers.ModelSerializer[Tournament]):
     club = serializers.PrimaryKeyRelatedField(
         queryset=Club.objects.all(), required=False, allow_null=True
     )
@@ -56,12 +59,14 @@ class TournamentInputSerializer(StrictSerializer, serializers.ModelSerializer):
         fields = SETTINGS_FIELDS
 
 
-class TournamentSerializer(serializers.ModelSerializer):
+class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     entry_count = serializers.SerializerMethodField()
     clock = ClockSettingsSerializer(
         read_only=True, help_text="the match clock of every match; {}: none"
     )
-    organisers = serializers.SlugRelatedField(many=True, read_only=True, slug_field="username")
+    organisers: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
+        many=True, read_only=True, slug_field="username"
+    )
 
     class Meta:
         model = Tournament
@@ -78,7 +83,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         return int(count)
 
 
-class EntrySerializer(serializers.ModelSerializer):
+class EntrySerializer(serializers.ModelSerializer[Entry]):
     player_name = serializers.CharField(source="player.display_name", read_only=True)
     rating = serializers.FloatField(source="player.rating", read_only=True)
     games_per_variant = serializers.SerializerMethodField()
@@ -166,7 +171,7 @@ class CorrectSerializer(StrictSerializer):
     score_two = serializers.IntegerField(min_value=0, max_value=999, required=False)
 
 
-class TournamentMatchRefSerializer(serializers.Serializer):
+class TournamentMatchRefSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(help_text="the tournament match (mid of /matches/{mid}/correct/)")
     key = serializers.CharField()
     stage = serializers.CharField()
@@ -188,7 +193,7 @@ class TournamentReportSerializer(ResultReportSerializer):
         ]  # fmt: skip
 
 
-class StandingSerializer(serializers.ModelSerializer):
+class StandingSerializer(serializers.ModelSerializer[Standing]):
     player = serializers.IntegerField(source="entry.player_id", read_only=True)
     player_name = serializers.CharField(source="entry.player.display_name", read_only=True)
     seed = serializers.IntegerField(source="entry.seed", read_only=True)
@@ -204,7 +209,7 @@ class StandingSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class AuditEntrySerializer(serializers.ModelSerializer):
+class AuditEntrySerializer(serializers.ModelSerializer[LogEntry]):
     actor = serializers.CharField(source="actor.username", default=None, read_only=True)
     object = serializers.SerializerMethodField()
     action = serializers.SerializerMethodField()
@@ -222,14 +227,14 @@ class AuditEntrySerializer(serializers.ModelSerializer):
         return str(named or entry.get_action_display())
 
 
-class VariantRatingSerializer(serializers.ModelSerializer):
+class VariantRatingSerializer(serializers.ModelSerializer[VariantRating]):
     class Meta:
         model = VariantRating
         fields = ["variant", "rating", "experience", "games"]
         read_only_fields = fields
 
 
-class RatingHistorySerializer(serializers.ModelSerializer):
+class RatingHistorySerializer(serializers.ModelSerializer[RatingHistory]):
     class Meta:
         model = RatingHistory
         fields = ["variant", "sequence", "match", "game", "rating", "change", "experience",
@@ -237,7 +242,7 @@ class RatingHistorySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class PlayerRatingSerializer(serializers.ModelSerializer):
+class PlayerRatingSerializer(serializers.ModelSerializer[Player]):
     experience = serializers.IntegerField(source="rating_games", read_only=True)
     variant_ratings = VariantRatingSerializer(many=True, read_only=True)
     history = RatingHistorySerializer(source="rating_history", many=True, read_only=True)
@@ -248,7 +253,7 @@ class PlayerRatingSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class RatingRowSerializer(serializers.ModelSerializer):
+class RatingRowSerializer(serializers.ModelSerializer[Player]):
     experience = serializers.IntegerField(source="rating_games", read_only=True)
 
     class Meta:

@@ -21,6 +21,7 @@ from common.api.views import WriteView, errors, validated
 from common.errors import InvalidRequestError
 from games.models import ResultReport
 from players.models import Player
+from players.selectors import account
 from tournaments import selectors, services
 from tournaments.api import serializers as s
 from tournaments.brackets import Section
@@ -60,7 +61,7 @@ def tournament_response(tournament: Tournament, code: int = status.HTTP_200_OK) 
     return Response(s.TournamentSerializer(tournament).data, status=code)
 
 
-class TournamentListCreateView(generics.ListAPIView, WriteView):
+class TournamentListCreateView(generics.ListAPIView[Tournament], WriteView):
     serializer_class = s.TournamentSerializer
     filterset_fields = ["status", "format", "club"]
 
@@ -143,7 +144,9 @@ class EntryListCreateView(WriteView):
                    **errors(400, 401, 403, 404, 409)})  # fmt: skip
     def post(self, request: Request, pk: int) -> Response:
         data = validated(s.RegisterSerializer, request)
-        player = data.pop("player", None) or Player.objects.filter(user=request.user).first()
+        player = data.pop("player", None) or (
+            Player.objects.filter(user=account(request.user)).first()
+        )
         if player is None:
             raise InvalidRequestError("you have no player profile; name a player to register")
         entry = services.entry_register(
@@ -322,13 +325,14 @@ class ReportListView(APIView):
         return Response(s.TournamentReportSerializer(reports, many=True).data)
 
 
-class AuditLogView(generics.ListAPIView):
+class AuditLogView(generics.ListAPIView[LogEntry]):
     serializer_class = s.AuditEntrySerializer
     filterset_class = None
 
     def get_queryset(self) -> QuerySet[LogEntry]:
         if getattr(self, "swagger_fake_view", False):  # drf-spectacular reading the types
-            return LogEntry.objects.none()
+            none: QuerySet[LogEntry] = LogEntry.objects.none()  # auditlog ships no types
+            return none
         return selectors.audit_log(tournament_read(self.request, self.kwargs["pk"]))
 
     @extend_schema(responses={200: s.AuditEntrySerializer(many=True), **errors(404)})
@@ -336,7 +340,7 @@ class AuditLogView(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
 
-class RatingListView(generics.ListAPIView):
+class RatingListView(generics.ListAPIView[Player]):
     serializer_class = s.RatingRowSerializer
 
     def get_queryset(self) -> QuerySet[Player]:

@@ -22,6 +22,7 @@ from games import services as games_services
 from games.engine import Options
 from games.models import Match
 from games.selectors import User
+from players.models import Player
 from tournaments import selectors
 from tournaments.models import Entry, Tournament, TournamentMatch
 from tournaments.push import tournament_changed
@@ -40,7 +41,7 @@ def check_organiser(tournament: Tournament, user: User) -> None:
 
 
 # A status as a refusal says it: "the tournament is finished; ... while it is a draft".
-STATUS_WORDS = {
+STATUS_WORDS: dict[str, str] = {
     Tournament.Status.DRAFT: "a draft",
     Tournament.Status.REGISTRATION: "in registration",
     Tournament.Status.RUNNING: "running",
@@ -72,7 +73,9 @@ def organiser_action(tournament: Tournament, user: User) -> Iterator[Tournament]
         yield tournament
 
 
-def audit(tournament: Tournament, user: User, action: str, **changes: tuple[Any, Any]) -> None:
+def audit(
+    tournament: Tournament, user: User | None, action: str, **changes: tuple[Any, Any]
+) -> None:
     """Record an organiser action in the audit log: ``changes`` maps a name to (before, after)."""
     LogEntry.objects.log_create(
         tournament,
@@ -155,12 +158,12 @@ def matches_open_many(
             options_of[row.round] = json.dumps(options, sort_keys=True)
         return row.match_length or tournament.match_length, options_of[row.round]
 
-    for (length, options), same in groupby(in_order, key=rules):
-        same = list(same)
+    for (length, options), grouped in groupby(in_order, key=rules):
+        same = list(grouped)
         matches = games_services.matches_create_many(
             creator=organiser,
             organiser=organiser,
-            pairs=[(players[row.entry_one_id], players[row.entry_two_id]) for row in same],
+            pairs=[_pair(players, row) for row in same],
             target_score=length,
             options=json.loads(options),
             mode=tournament.match_mode,
@@ -185,6 +188,12 @@ def matches_open_many(
     )
     tournament_changed(tournament_id=tournament.pk, kind="pairing")
     return created
+
+
+def _pair(players: dict[int, Player], row: TournamentMatch) -> tuple[Player, Player]:
+    """The two players of a drawn row (a row with a match always has both entries)."""
+    assert row.entry_one_id is not None and row.entry_two_id is not None, row.key
+    return players[row.entry_one_id], players[row.entry_two_id]
 
 
 def _as_created(row: TournamentMatch, status: str) -> TournamentMatch:

@@ -173,7 +173,9 @@ def _slot_apply(
     status = MatchStatus.READY if state.status == Slot.READY else MatchStatus.WAITING
     _slot_fill(row, players, status, None)
     if status == MatchStatus.READY:
-        withdrawn = [p for p in players if entries[p].status == Entry.Status.WITHDRAWN]
+        withdrawn = [
+            p for p in players if p is not None and entries[p].status == Entry.Status.WITHDRAWN
+        ]
         if withdrawn:
             winner = players[1] if players[0] in withdrawn else players[0]
             row.status, row.winner_id, row.is_forfeit = MatchStatus.DONE, winner, True
@@ -323,6 +325,8 @@ def _swiss_players(tournament: Tournament) -> list[swiss.SwissPlayer]:
     opponents: dict[int, set[int]] = {}
     had_bye: set[int] = set()
     for row in tournament.matches.all():
+        if row.entry_one_id is None:  # never in a Swiss round: it tells the type
+            continue
         if row.entry_two_id is None:
             if row.status == MatchStatus.BYE:  # a late entrant's missed rounds are not byes
                 had_bye.add(row.entry_one_id)

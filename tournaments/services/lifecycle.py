@@ -10,7 +10,7 @@ from typing import Any, TypedDict, Unpack
 
 from auditlog.context import set_actor
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User as AuthUser
 from django.db import transaction
 from django.db.models import Max
 
@@ -20,6 +20,7 @@ from games.clock import ClockSettings
 from games.engine import Options
 from games.selectors import User
 from players.models import Club, Player
+from players.selectors import account
 from players.services import MAX_BULK_PLAYERS
 from tournaments import format_rules, selectors
 from tournaments.models import Entry, Tournament, TournamentMatch
@@ -70,7 +71,7 @@ class TournamentSettings(TypedDict, total=False):
 def tournament_create(
     *,
     user: User,
-    organisers: list[AbstractBaseUser] | None = None,
+    organisers: list[AuthUser] | None = None,
     **fields: Unpack[TournamentSettings],
 ) -> Tournament:
     """Create a draft tournament; ``user`` is its first organiser. Options are checked by the
@@ -88,8 +89,8 @@ def tournament_create(
     with transaction.atomic(), set_actor(user):
         if not fields["rated"] and limits.open_friendly is not None:
             _check_open_friendly(user, limits.open_friendly)
-        tournament = Tournament.objects.create(created_by=user, **fields)
-        tournament.organisers.add(user, *(organisers or []))
+        tournament = Tournament.objects.create(created_by=account(user), **fields)
+        tournament.organisers.add(account(user), *(organisers or []))
         audit(tournament, user, "create", status=(None, tournament.status))
     return tournament
 
@@ -116,7 +117,7 @@ def tournament_update(
 
 def _defaults() -> dict[str, Any]:
     return {
-        name: Tournament._meta.get_field(name).get_default()
+        name: Tournament.field_default(name)
         for name in (*format_rules.SETTINGS, "format")
     }
 
@@ -366,6 +367,7 @@ def entry_withdraw(*, entry: Entry, user: User) -> Entry:
         audit(tournament, user, "withdraw", entry=(str(entry.player), None))
         if tournament.status == Status.RUNNING:
             for tournament_match in selectors.open_matches_of(entry):
+                assert tournament_match.match is not None  # an open match has its Match
                 if entry.player.belongs_to(user):  # a player withdrawing, organiser or not
                     games_services.match_concede(match=tournament_match.match, user=user)
                 else:  # refused to an organiser who plays the entry (D39)

@@ -257,6 +257,7 @@ def round_forfeit_no_shows(
         forfeited = []
         you = games_selectors.player_for(user)
         for row in rows.select_related("entry_one__player", "entry_two__player", "match"):
+            assert row.match is not None  # a ready match has its Match
             if has_started(row.match) or (you is not None and _plays(you.pk, row)):
                 continue  # played already, or the asking organiser's own match (D39)
             missing = [e for e in row.entries if e and _is_absent(e, absent_ids)]

@@ -42,11 +42,14 @@ def match_results(tournament: Tournament, rows: list[TournamentMatch]) -> list[M
     and unplayed matches are left out."""
     results = []
     for row in rows:
+        one = row.entry_one_id
+        if one is None:  # a bracket slot not filled yet: neither played nor a bye
+            continue
         if row.status == MatchStatus.DONE and row.entry_two_id is not None:
             results.append(
                 MatchResult(
                     round=row.round,
-                    player1=row.entry_one_id,
+                    player1=one,
                     player2=row.entry_two_id,
                     winner=row.winner_id,
                     score1=row.score_one,
@@ -60,9 +63,9 @@ def match_results(tournament: Tournament, rows: list[TournamentMatch]) -> list[M
             results.append(
                 MatchResult(
                     round=row.round,
-                    player1=row.entry_one_id,
+                    player1=one,
                     player2=None,
-                    winner=row.entry_one_id,
+                    winner=one,
                     bye_points=row.bye_points or 0.0,
                     missed=True,
                 )
@@ -76,9 +79,9 @@ def match_results(tournament: Tournament, rows: list[TournamentMatch]) -> list[M
             results.append(
                 MatchResult(
                     round=row.round,
-                    player1=row.entry_one_id,
+                    player1=one,
                     player2=None,
-                    winner=row.entry_one_id,
+                    winner=one,
                     bye_points=points,
                 )
             )

@@ -68,6 +68,7 @@ class Command(BaseCommand):
             "their desks, or New tournament at /tournaments/"
         )
         for player in players:
+            assert player.user is not None  # the demo players have accounts (_player)
             token, _ = Token.objects.get_or_create(user=player.user)
             self.stdout.write(f"player {player.pk} {player.user.username}: token {token.key}")
 
@@ -92,6 +93,7 @@ class Command(BaseCommand):
     def _matches(self, players: list[Player]) -> None:
         rng = random.Random(2024)
         ana, boris, vesna, goran = players
+        assert ana.user is not None and vesna.user is not None  # accounts, as _player made them
         finished = services.match_create(creator=ana.user, player_one=ana, player_two=boris)
         finished = match_play_random(match=finished, rng=rng)
         ongoing = services.match_create(creator=vesna.user, player_one=vesna, player_two=goran)
