@@ -17,7 +17,7 @@ from django.db.models import QuerySet
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
-COUNT_CAP = 10_000
+COUNT_CAP = 1_000
 
 
 class CappedPaginator(Paginator[Any]):
@@ -31,7 +31,8 @@ class CappedPaginator(Paginator[Any]):
     def count(self) -> int:
         items: Any = self.object_list
         if isinstance(items, QuerySet):
-            return int(items[: self.cap + 1].count())
+            # the rows' keys only: no ordering, no annotation computed for rows only counted
+            return int(items.order_by().values("pk")[: self.cap + 1].count())
         return len(items)
 
 
