@@ -9,7 +9,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ from config import login_limits
 from config.cache import cache_from_url, default_cache_dir
 from config.login_limits import Limit, account_key, client_address, retry_after, with_failure
 from tests.games.factories import UserFactory
+from tests.tournaments.worker import redis_server
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "/api/v1/auth/token/"
@@ -344,27 +344,8 @@ def test_the_file_cache_lists_its_files_on_one_write_in_cull_every(tmp_path, mon
 def redis_url(tmp_path):
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with redis_server(tmp_path) as url:
+        yield f"{url}/0"
 
 
 def test_login_limits_on_redis(alice, redis_url, settings):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -215,21 +216,22 @@ def match_propose(
 
     Only staff may set ``tournament_slot`` (the label that files a match under a tournament).
     """
+    create = partial(
+        match_create,
+        creator=user,
+        player_one=player_one,
+        player_two=player_two,
+        target_score=target_score,
+        options=options,
+        mode=mode,
+        is_public=is_public,
+        start=start,
+        auto_roll=auto_roll,
+        clock=clock,
+        claim_after_hours=claim_after_hours,
+    )
     if getattr(user, "is_staff", False):
-        return match_create(
-            creator=user,
-            player_one=player_one,
-            player_two=player_two,
-            target_score=target_score,
-            options=options,
-            mode=mode,
-            tournament_slot=tournament_slot,
-            is_public=is_public,
-            start=start,
-            auto_roll=auto_roll,
-            clock=clock,
-            claim_after_hours=claim_after_hours,
-        )
+        return create(tournament_slot=tournament_slot)
     player = selectors.player_for(user)
     if player is None or player.pk not in (player_one.pk, player_two.pk):
         raise NotAllowedError(
@@ -246,20 +248,7 @@ def match_propose(
         )
     with transaction.atomic():
         _check_pending_challenges(user, player, opponent)
-        return match_create(
-            creator=user,
-            player_one=player_one,
-            player_two=player_two,
-            target_score=target_score,
-            options=options,
-            mode=mode,
-            is_public=is_public,
-            start=start,
-            auto_roll=auto_roll,
-            invitation=True,
-            clock=clock,
-            claim_after_hours=claim_after_hours,
-        )
+        return create(invitation=True)
 
 
 def _check_pending_challenges(user: User, player: Player, opponent: Player) -> None:
