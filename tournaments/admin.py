@@ -19,7 +19,8 @@ from common.admin import ReadOnlyAdmin
 from common.errors import GameServiceError
 from games.clock import CLAIM_AFTER_HOURS_TOURNAMENT
 from games.engine import EngineError, Options
-from tournaments import format_rules, services
+from tournaments import services
+from tournaments.draw import format_rules
 from tournaments.models import Entry, Round, Standing, Tournament, TournamentMatch
 from tournaments.services.lifecycle import EDITABLE
 

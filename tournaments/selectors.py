@@ -22,9 +22,9 @@ from games.models import Game, Match, RatingHistory, ResultReport
 from games.selectors import User
 from players.models import Player
 from players.selectors import account
-from tournaments import brackets, tables
+from tournaments.draw import brackets, tables
+from tournaments.draw.round_names import RoundKind, RoundName, round_name
 from tournaments.models import Entry, Round, Stage, Standing, Tournament, TournamentMatch
-from tournaments.round_names import RoundKind, RoundName, round_name
 
 
 def may_run_rated(user: User) -> bool:

@@ -17,7 +17,8 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import PRESETS
 from players.models import Club
 from players.selectors import User, player_for
-from tournaments import format_rules, selectors
+from tournaments import selectors
+from tournaments.draw import format_rules
 from tournaments.models import Tournament
 
 F = Tournament.Format

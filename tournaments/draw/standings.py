@@ -31,7 +31,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from tournaments.tiebreaks import (
+from tournaments.draw.tiebreaks import (
     DEFAULT_ORDER,
     TIEBREAKS,
     buchholz,

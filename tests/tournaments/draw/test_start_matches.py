@@ -3,8 +3,8 @@ the pure draws themselves."""
 
 import pytest
 
-from tournaments import brackets, round_robin
-from tournaments.format_rules import start_matches
+from tournaments.draw import brackets, round_robin
+from tournaments.draw.format_rules import start_matches
 
 
 def test_the_issue_s_double_round_robin_of_117_players():
