@@ -132,7 +132,7 @@ class TournamentForm(forms.ModelForm[Tournament]):
             raise forms.ValidationError(str(error)) from error
 
     def clean(self) -> dict[str, Any]:
-        """The clock as the API checks it (tournaments.format_rules): valid, online only."""
+        """The clock as the API checks it (tournaments.draw.format_rules): valid, online only."""
         cleaned: dict[str, Any] = super().clean() or {}
         if "clock" in cleaned:
             try:

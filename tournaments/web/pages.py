@@ -1,7 +1,7 @@
 """Reads for the tournament web pages: the public tournaments, the page's brackets and rounds
 (named, with the Start buttons a user may press), and the live version of a tournament that
 spectators poll. Built on tournaments.selectors; the standings tables and the podium are in
-tournaments.web_standings."""
+tournaments.web.standings."""
 
 from __future__ import annotations
 

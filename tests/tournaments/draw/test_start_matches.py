@@ -1,4 +1,4 @@
-"""How many matches a start would create (tournaments.format_rules.start_matches, D57), against
+"""How many matches a start would create (tournaments.draw.format_rules.start_matches, D57), against
 the pure draws themselves."""
 
 import pytest

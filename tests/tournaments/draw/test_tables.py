@@ -1,4 +1,4 @@
-"""Table numbers (tournaments/tables.py, docs/decisions.md D40) and the play levels of a
+"""Table numbers (tournaments/draw/tables.py, docs/decisions.md D40) and the play levels of a
 bracket that group its matches into rounds played side by side."""
 
 from tournaments.draw import brackets
