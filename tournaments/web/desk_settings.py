@@ -1,8 +1,8 @@
 """Reads for the tournament settings form: the page that creates a tournament
 (/tournaments/new/) and the desk's Settings tab. Each field knows the formats it belongs to, so
 the page shows only the chosen format's settings (static/js/settings-form.js); the form posts
-to the REST API, which checks every value (tournaments/draw/format_rules.py, docs/decisions.md
-D35)."""
+to the REST API, which checks every value (tournaments/draw/format_rules.py,
+docs/decisions.md D35)."""
 
 from __future__ import annotations
 
