@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.brackets import double_elimination, resolve  # noqa: E402
-from tournaments.standings import TIEBREAKS, MatchResult, compute_standings  # noqa: E402
-from tournaments.swiss import SwissPlayer, SwissRound, pair_round  # noqa: E402
+from tournaments.draw.brackets import double_elimination, resolve  # noqa: E402
+from tournaments.draw.standings import TIEBREAKS, MatchResult, compute_standings  # noqa: E402
+from tournaments.draw.swiss import SwissPlayer, SwissRound, pair_round  # noqa: E402
 
 
 class SwissSim:

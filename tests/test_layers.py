@@ -1,8 +1,13 @@
 """The apps depend one way: common < players < games < tournaments < config. No module imports
-from an app above its own, the engine (games/engine) imports nothing of the project, and no
-migration depends on a migration of an app above, except the historical ones listed here."""
+from an app above its own, the engine (games/engine) imports nothing of the project, the
+tournaments' draw (tournaments/draw) nothing but itself and two pure modules, neither loads
+Django, and no migration depends on a migration of an app above, except the historical ones
+listed here."""
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +16,10 @@ from django.db.migrations.loader import MigrationLoader
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ["common", "players", "games", "tournaments", "config"]
 ENGINE = ROOT / "games" / "engine"
+DRAW = ROOT / "tournaments" / "draw"
+# The project modules the draw may import: pure themselves (no Django), and loaded with it in
+# test_pure_packages_load_nothing_of_django, which would see them change.
+DRAW_MAY_IMPORT = {"common.numbers", "games.clock"}
 
 # Migrations of an app below that depend on an app above: from before the apps were layered
 # (games 0001 needs the players then in tournaments), and the move of the players out of
@@ -65,6 +74,69 @@ def test_the_engine_imports_nothing_of_the_project():
                 if module.split(".")[0] in project and not module.startswith("games.engine"):
                     wrong.setdefault(str(path.relative_to(ROOT)), []).append(module)
     assert wrong == {}
+
+
+def test_the_draw_imports_nothing_of_the_project_but_itself_and_pure_modules():
+    project = set(LAYERS)
+    wrong = {}
+    files = sorted(DRAW.rglob("*.py"))
+    assert len(files) > 1
+    for path in files:
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                modules = [node.module or ""]
+            else:
+                continue
+            for module in modules:
+                top = module.split(".")[0]
+                inside = module == "tournaments.draw" or module.startswith("tournaments.draw.")
+                if top == "django" or (
+                    top in project and not inside and module not in DRAW_MAY_IMPORT
+                ):
+                    wrong.setdefault(str(path.relative_to(ROOT)), []).append(module)
+    assert wrong == {}
+
+
+@pytest.mark.parametrize(
+    ("package", "may_import"),
+    [(ENGINE, set()), (DRAW, DRAW_MAY_IMPORT)],
+    ids=["games.engine", "tournaments.draw"],
+)
+def test_pure_packages_load_nothing_of_django(package, may_import):
+    """Every module of the package, imported in a fresh interpreter without settings, loads no
+    Django and nothing of the project outside the package but the pure modules it may import."""
+    modules = [
+        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for path in sorted(package.rglob("*.py"))
+        if path.name != "__main__.py"
+    ]
+    script = (
+        "import importlib, json, sys\n"
+        f"for module in {modules!r}: importlib.import_module(module)\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={"PATH": "", "PYTHONPATH": str(ROOT)},  # no DJANGO_SETTINGS_MODULE
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    loaded = set(json.loads(run.stdout))
+    assert set(modules) <= loaded
+    allowed = set(modules) | may_import
+    parents = {name.rsplit(".", depth)[0] for name in allowed for depth in range(1, 4)}
+    outside = {
+        name
+        for name in loaded - allowed - parents
+        if name.split(".")[0] in {"django", "rest_framework", *LAYERS}
+    }
+    assert outside == set()
 
 
 def test_no_migration_depends_on_an_app_above_except_the_historical_ones():

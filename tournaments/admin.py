@@ -19,7 +19,8 @@ from common.admin import ReadOnlyAdmin
 from common.errors import GameServiceError
 from games.clock import CLAIM_AFTER_HOURS_TOURNAMENT
 from games.engine import EngineError, Options
-from tournaments import format_rules, services
+from tournaments import services
+from tournaments.draw import format_rules
 from tournaments.models import Entry, Round, Standing, Tournament, TournamentMatch
 from tournaments.services.lifecycle import EDITABLE
 
@@ -131,7 +132,7 @@ class TournamentForm(forms.ModelForm[Tournament]):
             raise forms.ValidationError(str(error)) from error
 
     def clean(self) -> dict[str, Any]:
-        """The clock as the API checks it (tournaments.format_rules): valid, online only."""
+        """The clock as the API checks it (tournaments.draw.format_rules): valid, online only."""
         cleaned: dict[str, Any] = super().clean() or {}
         if "clock" in cleaned:
             try:

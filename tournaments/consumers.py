@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from common.sockets import LiveConsumer
-from tournaments import web_selectors
+from tournaments import web
 
 
 class TournamentConsumer(LiveConsumer):
     topic = "tournament"
 
     def current(self, user: Any, pk: int) -> dict[str, Any]:
-        return web_selectors.tournament_live_version(pk=pk).to_json()
+        return web.pages.tournament_live_version(pk=pk).to_json()

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from common.numbers import ascii_int
-from tournaments import desk_round_selectors, desk_selectors, desk_settings, selectors
+from tournaments import selectors, web
 from tournaments.models import Stage, Tournament, TournamentMatch
 
 
@@ -40,19 +40,19 @@ def tournament_desk(request: HttpRequest, pk: int) -> HttpResponse:
     if (response := _login_first(request)) is not None:
         return response
     tournament = organised_tournament(request, pk)
-    context: dict[str, Any] = desk_selectors.desk_context(
+    context: dict[str, Any] = web.desk.desk_context(
         tournament, tab=request.GET.get("tab"), user=request.user
     )
     if context["tab"] == "rounds":
         number = request.GET.get("round", "")
-        context["rounds"] = desk_round_selectors.rounds_desk(
+        context["rounds"] = web.desk_rounds.rounds_desk(
             tournament,
             user=request.user,
             stage=_stage(request),
             number=ascii_int(number, max_digits=5),
         )
     elif context["tab"] == "results":
-        context["results"] = desk_round_selectors.results_desk(tournament, user=request.user)
+        context["results"] = web.desk_rounds.results_desk(tournament, user=request.user)
     return render(request, "tournaments/desk/desk.html", context)
 
 
@@ -70,7 +70,7 @@ def round_print(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if (response := _login_first(request)) is not None:
         return response
     tournament = organised_tournament(request, pk)
-    sheet = desk_round_selectors.round_sheet(tournament, _stage(request), number)
+    sheet = web.desk_rounds.round_sheet(tournament, _stage(request), number)
     if sheet is None:
         raise Http404(f"there is no round {number} to print")
     context = {
@@ -88,5 +88,5 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     to the new tournament's desk)."""
     if (response := _login_first(request)) is not None:
         return response
-    form = desk_settings.settings_form(user=request.user, tournament=None)
+    form = web.desk_settings.settings_form(user=request.user, tournament=None)
     return render(request, "tournaments/new.html", {"form": form})

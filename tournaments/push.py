@@ -26,7 +26,7 @@ from django.http import Http404
 from common.numbers import ascii_int
 from common.push import group_name, push_on_commit
 from games.models import Match
-from tournaments import web_selectors
+from tournaments import web
 from tournaments.models import Tournament, TournamentMatch
 
 SLOT_PREFIX = "tournament-"  # Match.tournament_slot of a tournament's match (services/common.py)
@@ -43,7 +43,7 @@ def tournament_changed(*, tournament_id: int, kind: str = "change") -> None:
 
 def _payload(tournament_id: int) -> dict[str, Any] | None:
     try:
-        return web_selectors.tournament_live_version(pk=tournament_id).to_json()
+        return web.pages.tournament_live_version(pk=tournament_id).to_json()
     except Http404:  # a draft: nobody may follow it
         return None
 
@@ -57,7 +57,7 @@ def on_tournament_saved(sender: type[Tournament], instance: Tournament, **kwargs
 def on_tournament_match_saved(
     sender: type[TournamentMatch], instance: TournamentMatch, **kwargs: Any
 ) -> None:
-    kind = "result" if instance.status in web_selectors.SETTLED else "pairing"
+    kind = "result" if instance.status in web.pages.SETTLED else "pairing"
     tournament_changed(tournament_id=instance.tournament_id, kind=kind)
 
 

@@ -22,9 +22,9 @@ from games.models import Game, Match, RatingHistory, ResultReport
 from games.selectors import User
 from players.models import Player
 from players.selectors import account
-from tournaments import brackets, tables
+from tournaments.draw import brackets, tables
+from tournaments.draw.round_names import RoundKind, RoundName, round_name
 from tournaments.models import Entry, Round, Stage, Standing, Tournament, TournamentMatch
-from tournaments.round_names import RoundKind, RoundName, round_name
 
 
 def may_run_rated(user: User) -> bool:
@@ -229,7 +229,8 @@ def stage_format(tournament: Tournament, stage: str) -> str:
 def round_names(
     tournament: Tournament, stage: str, rows: list[TournamentMatch]
 ) -> dict[tuple[str, int], RoundName]:
-    """(section, round) → the round's name (tournaments.round_names), for the rows of a stage."""
+    """(section, round) → the round's name (tournaments.draw.round_names), for the rows of a
+    stage."""
     fmt = stage_format(tournament, stage)
     last: dict[str, int] = {}
     for row in rows:
@@ -243,7 +244,7 @@ def round_names(
 def bracket(tournament: Tournament, stage: str = Stage.MAIN) -> dict[str, Any]:
     """The stage as sections → rounds → matches, each match with its players, scores, status,
     the games match id, and the keys of the matches its winner and loser go on to; each round
-    has its ``name`` ("Semi-final", "Losers' final": tournaments.round_names)."""
+    has its ``name`` ("Semi-final", "Losers' final": tournaments.draw.round_names)."""
     rows = _rows(tournament, stage)
     names = round_names(tournament, stage, rows)
     next_keys: dict[str, dict[str, str]] = {}

@@ -12,7 +12,7 @@ from django.views.decorators.http import condition, require_safe
 
 from games import web_selectors as games_web_selectors
 from games.selectors import User
-from tournaments import desk_selectors, selectors, web_selectors, web_standings
+from tournaments import selectors, web
 from tournaments.routing import tournament_socket_path
 
 
@@ -21,7 +21,7 @@ def home(request: HttpRequest) -> HttpResponse:
     """The site's home page: the matches the user may see and the tournaments."""
     context = {
         **games_web_selectors.home_matches(user=request.user),
-        "tournaments": web_selectors.tournament_groups(limit=games_web_selectors.HOME_LIMIT),
+        "tournaments": web.pages.tournament_groups(limit=games_web_selectors.HOME_LIMIT),
     }
     return render(request, "games/home.html", context)
 
@@ -29,8 +29,8 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_safe
 def tournament_index(request: HttpRequest) -> HttpResponse:
     context = {
-        "tournaments": web_selectors.tournament_groups(),
-        "run_by_me": desk_selectors.tournaments_run_by(request.user),
+        "tournaments": web.pages.tournament_groups(),
+        "run_by_me": web.desk.tournaments_run_by(request.user),
     }
     return render(request, "tournaments/index.html", context)
 
@@ -41,7 +41,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context["etag"] = _live_etag(request, pk)
     context["socket_url"] = tournament_socket_path(pk)
     context["runs_it"] = selectors.is_organiser(request.user, context["tournament"])
-    context["tabs"] = web_selectors.tournament_tabs(context["tournament"])
+    context["tabs"] = web.pages.tournament_tabs(context["tournament"])
     return render(request, "tournaments/tournament.html", context)
 
 
@@ -54,14 +54,14 @@ def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _live_etag(request: HttpRequest, pk: int) -> str:
-    return web_selectors.tournament_live_version(pk=pk).etag
+    return web.pages.tournament_live_version(pk=pk).etag
 
 
 @require_safe
 @condition(etag_func=_live_etag)
 def tournament_state(request: HttpRequest, pk: int) -> JsonResponse:
     """A cheap JSON summary to poll with If-None-Match: 304 while nothing has changed."""
-    version = web_selectors.tournament_live_version(pk=pk)
+    version = web.pages.tournament_live_version(pk=pk)
     response = JsonResponse(version.to_json())
     response["Cache-Control"] = "no-cache"
     return response
@@ -74,15 +74,15 @@ def _rounds_page(request: HttpRequest) -> int | None:
 
 
 def tournament_context(user: User, pk: int, rounds_page: int | None = None) -> dict[str, Any]:
-    tournament = web_selectors.tournament_visible(pk=pk)
-    standings = web_standings.standing_tables(tournament)
-    pages = [] if tournament.is_elimination else web_selectors.round_pages(tournament, rounds_page)
+    tournament = web.pages.tournament_visible(pk=pk)
+    standings = web.standings.standing_tables(tournament)
+    pages = [] if tournament.is_elimination else web.pages.round_pages(tournament, rounds_page)
     current = next((page["number"] for page in pages if page["current"]), None)
     return {
         "tournament": tournament,
-        "podium": web_standings.tournament_podium(tournament, standings),
-        "brackets": web_selectors.tournament_brackets(tournament, user),
-        "rounds": web_selectors.tournament_rounds(tournament, user, pages),
+        "podium": web.standings.tournament_podium(tournament, standings),
+        "brackets": web.pages.tournament_brackets(tournament, user),
+        "rounds": web.pages.tournament_rounds(tournament, user, pages),
         "round_pages": pages,
         "rounds_query": f"?rounds={current}" if current else "",
         "standings": standings,

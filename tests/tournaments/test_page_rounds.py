@@ -11,8 +11,9 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.tournaments.factories import PlayerFactory
-from tournaments import services, web_selectors
+from tournaments import services
 from tournaments.models import Round, Tournament
+from tournaments.web import pages
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ def shown_rounds(html: str) -> list[int]:
 
 
 def test_a_large_round_robin_shows_its_rounds_a_page_at_a_time(organiser, monkeypatch):
-    monkeypatch.setattr(web_selectors, "PAGE_MATCHES", 8)
+    monkeypatch.setattr(pages, "PAGE_MATCHES", 8)
     tournament = round_robin(organiser, 8)  # 7 rounds of 4 matches: 2 rounds a page
     client = Client()
     url = reverse("tournaments_web:tournament", kwargs={"pk": tournament.pk})
@@ -56,7 +57,7 @@ def test_a_small_round_robin_shows_every_round_without_pages(organiser):
 def test_the_page_of_a_large_round_robin_takes_no_query_per_match(
     organiser, monkeypatch, django_assert_max_num_queries
 ):
-    monkeypatch.setattr(web_selectors, "PAGE_MATCHES", 8)
+    monkeypatch.setattr(pages, "PAGE_MATCHES", 8)
     client = Client()
     counts = []
     for size in (6, 10):

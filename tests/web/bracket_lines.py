@@ -6,8 +6,8 @@ from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tournaments import web_selectors
 from tournaments.models import Tournament
+from tournaments.web import pages
 
 # Per drawn section (.bracket, in page order): its key, the number of connector paths, the
 # matches whose winner goes to a match of the same section, and each path's ends next to the
@@ -54,7 +54,7 @@ def expected_connectors(tournament_pk: int) -> list[tuple[str, int]]:
     """(section name, matches whose winner goes on within that section), in page order."""
     tournament = Tournament.objects.get(pk=tournament_pk)
     expected = []
-    for bracket in web_selectors.tournament_brackets(tournament):
+    for bracket in pages.tournament_brackets(tournament):
         for section in bracket["sections"]:
             matches = [m for r in section["rounds"] for m in r["matches"]]
             keys = {m["key"] for m in matches}

@@ -15,8 +15,8 @@ from playwright.sync_api import expect
 from games.engine import PRESETS
 from tests.tournaments.factories import ClubFactory, PlayerFactory, TournamentFactory, UserFactory
 from tests.web.helpers import log_in
-from tournaments import desk_settings
 from tournaments.models import Tournament
+from tournaments.web import desk_settings
 
 pytestmark = pytest.mark.django_db
 

@@ -24,7 +24,7 @@ from players.models import Player
 from players.selectors import account
 from tournaments import selectors, services
 from tournaments.api import serializers as s
-from tournaments.brackets import Section
+from tournaments.draw.brackets import Section
 from tournaments.models import Entry, Stage, Tournament
 
 BODY = OpenApiTypes.OBJECT

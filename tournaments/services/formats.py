@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from common.errors import ConflictError, InvalidRequestError
 from games.selectors import User
-from tournaments import brackets, round_robin, swiss
+from tournaments.draw import brackets, round_robin, swiss
 from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services.common import (
     SETTLED,

@@ -22,11 +22,12 @@ from games.selectors import User
 from players.models import Club, Player
 from players.selectors import account
 from players.services import MAX_BULK_PLAYERS
-from tournaments import format_rules, selectors
+from tournaments import selectors
+from tournaments.draw import format_rules
+from tournaments.draw.standings import TIEBREAKS
 from tournaments.models import Entry, Tournament, TournamentMatch
 from tournaments.services.common import audit, check_status, locked, organiser_action
 from tournaments.services.standings import standings_enqueue
-from tournaments.standings import TIEBREAKS
 
 Status = Tournament.Status
 EDITABLE = (Status.DRAFT, Status.REGISTRATION)

@@ -18,7 +18,7 @@ from games.engine import InvalidScoreError, Options, final_score_winner
 from games.models import Game, Match, ResultReport
 from games.selectors import User
 from games.services.ratings import ratings_enqueue
-from tournaments import brackets
+from tournaments.draw import brackets
 from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services import formats
 from tournaments.services.common import audit, has_started, locked, organiser_action

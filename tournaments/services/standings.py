@@ -7,16 +7,16 @@ from dataclasses import replace
 
 from django.db import transaction
 
-from tournaments import brackets
-from tournaments.models import Stage, Standing, Tournament, TournamentMatch
-from tournaments.push import tournament_changed
-from tournaments.standings import (
+from tournaments.draw import brackets
+from tournaments.draw.standings import (
     DEFAULT_ORDER,
     MatchResult,
     StandingRow,
     compute_standings,
     first_place_by_seed,
 )
+from tournaments.models import Stage, Standing, Tournament, TournamentMatch
+from tournaments.push import tournament_changed
 
 MatchStatus = TournamentMatch.Status
 STAT_FIELDS = (

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.tournaments.pure.helpers import (
+from tests.tournaments.draw.helpers import (
     assert_well_formed,
     losses,
     play_out,
@@ -14,7 +14,7 @@ from tests.tournaments.pure.helpers import (
     seeding_for,
     top_seed_wins,
 )
-from tournaments.brackets import (
+from tournaments.draw.brackets import (
     BracketMatch,
     LoserOf,
     Seed,

@@ -1,10 +1,10 @@
-"""How many matches a start would create (tournaments.format_rules.start_matches, D57), against
+"""How many matches a start would create (tournaments.draw.format_rules.start_matches, D57), against
 the pure draws themselves."""
 
 import pytest
 
-from tournaments import brackets, round_robin
-from tournaments.format_rules import start_matches
+from tournaments.draw import brackets, round_robin
+from tournaments.draw.format_rules import start_matches
 
 
 def test_the_issue_s_double_round_robin_of_117_players():

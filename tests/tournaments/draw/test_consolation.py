@@ -6,13 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.tournaments.pure.helpers import (
+from tests.tournaments.draw.helpers import (
     assert_well_formed,
     play_out,
     random_winner,
     seeding_for,
 )
-from tournaments.brackets import (
+from tournaments.draw.brackets import (
     Bye,
     LoserOf,
     Section,

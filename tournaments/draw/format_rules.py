@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.clock import CLAIM_AFTER_HOURS, ClockSettings, ClockSettingsError
-from tournaments import brackets
-from tournaments.brackets import bracket_size
+from tournaments.draw import brackets
+from tournaments.draw.brackets import bracket_size
 
 # setting: (lowest, highest); None is allowed where the model allows it (no limit / default).
 LIMITS: dict[str, tuple[float, float]] = {

@@ -6,7 +6,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from tournaments.brackets import Bracket, SlotState, resolve
+from tournaments.draw.brackets import Bracket, SlotState, resolve
 
 Chooser = Callable[[tuple[int, int]], int]
 

@@ -1,7 +1,7 @@
 """Reads for the tournament web pages: the public tournaments, the page's brackets and rounds
 (named, with the Start buttons a user may press), and the live version of a tournament that
 spectators poll. Built on tournaments.selectors; the standings tables and the podium are in
-tournaments.web_standings."""
+tournaments.web.standings."""
 
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ from games import selectors as games_selectors
 from games.models import Match
 from games.selectors import User
 from tournaments import selectors
-from tournaments.brackets import Section, SlotStatus
+from tournaments.draw.brackets import Section, SlotStatus
+from tournaments.draw.round_names import RoundKind, RoundName, round_name
 from tournaments.models import Stage, Standing, Tournament, TournamentMatch
-from tournaments.round_names import RoundKind, RoundName, round_name
 
 
 def tournament_public() -> QuerySet[Tournament]:

@@ -11,8 +11,9 @@ from django.utils.translation import gettext_lazy as _
 
 from players.models import Club
 from players.selectors import User, may_enter_players, player_for
-from tournaments import desk_settings, selectors
+from tournaments import selectors
 from tournaments.models import Entry, Tournament
+from tournaments.web import desk_settings
 
 # The desk's tabs, in order: (key, label).
 TABS = [

@@ -6,8 +6,8 @@ from itertools import combinations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.brackets import seeding_order
-from tournaments.round_robin import knockout_qualifiers, round_robin, snake_groups
+from tournaments.draw.brackets import seeding_order
+from tournaments.draw.round_robin import knockout_qualifiers, round_robin, snake_groups
 
 
 def test_four_players_play_three_rounds():

@@ -31,7 +31,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from tournaments.tiebreaks import (
+from tournaments.draw.tiebreaks import (
     DEFAULT_ORDER,
     TIEBREAKS,
     buchholz,
@@ -84,7 +84,7 @@ class StandingRow:
     head_to_head: float
     byes: int
     forfeits: int
-    # A bracket's shared places (tournaments.brackets.placing_ranges): rank 5 and rank_last 8
+    # A bracket's shared places (brackets.placing_ranges): rank 5 and rank_last 8
     # for the quarter-final losers of 8. None in a league table, and while undecided.
     rank_last: int | None = None
 

@@ -1,7 +1,8 @@
 """Reads for the tournament settings form: the page that creates a tournament
 (/tournaments/new/) and the desk's Settings tab. Each field knows the formats it belongs to, so
 the page shows only the chosen format's settings (static/js/settings-form.js); the form posts
-to the REST API, which checks every value (tournaments/format_rules.py, docs/decisions.md D35)."""
+to the REST API, which checks every value (tournaments/draw/format_rules.py,
+docs/decisions.md D35)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import PRESETS
 from players.models import Club
 from players.selectors import User, player_for
-from tournaments import format_rules, selectors
+from tournaments import selectors
+from tournaments.draw import format_rules
 from tournaments.models import Tournament
 
 F = Tournament.Format

@@ -2,14 +2,14 @@
 
 import pytest
 
-from tournaments.standings import (
+from tournaments.draw.standings import (
     DEFAULT_ORDER,
     TIEBREAKS,
     MatchResult,
     compute_standings,
     first_place_by_seed,
 )
-from tournaments.tiebreaks import median_buchholz
+from tournaments.draw.tiebreaks import median_buchholz
 
 
 def win(round_, winner, loser, score=(5, 2)):

@@ -14,9 +14,11 @@ from games.models import RESULT_KINDS, ResultReport
 from games.services.results import KIND_FOR_POINTS
 from players.models import Player
 from players.selectors import User, player_for
-from tournaments import brackets, selectors, web_selectors
+from tournaments import selectors
+from tournaments.draw import brackets
+from tournaments.draw.round_names import RoundName
 from tournaments.models import Stage, Tournament, TournamentMatch
-from tournaments.round_names import RoundName
+from tournaments.web import pages
 
 MatchStatus = TournamentMatch.Status
 OPEN_REPORTS = (ResultReport.Status.PENDING, ResultReport.Status.DISPUTED)
@@ -33,7 +35,7 @@ def round_label(stage: str, number: int, names: Sequence[RoundName] = ()) -> str
         label = _("Round %(number)s") % {"number": number}
     if not names:
         return label
-    return f"{label} · {', '.join(web_selectors.round_label(name) for name in names)}"
+    return f"{label} · {', '.join(pages.round_label(name) for name in names)}"
 
 
 def round_sheets(tournament: Tournament) -> list[dict[str, Any]]:

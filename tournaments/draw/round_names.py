@@ -2,7 +2,7 @@
 
 Pure code (no Django). `round_name` names one round of one bracket section (or of a league);
 its English text is `str(name)`, the API's `name`. The web pages translate the same names by
-their `kind` (tournaments.web_selectors, `round_label`).
+their `kind` (tournaments.web.pages, `round_label`).
 
 Elimination rounds are named from the end: the last round of a flight is its final, and a
 round of the main flight is named after the number of players its draw holds (`Round of 16`).
@@ -95,7 +95,7 @@ def round_name(fmt: str, section: str, number: int, rounds: int) -> RoundName:
     >>> str(round_name("swiss", "main", 3, 5))
     'Round 3'
 
-    Sections are those of tournaments.brackets.Section; a group ("group-2") or any section of a
+    Sections are those of tournaments.draw.brackets.Section; a group ("group-2") or any section of a
     league is named by its round number.
     """
     if number < 1 or number > rounds:

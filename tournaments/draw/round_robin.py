@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tournaments.brackets import bracket_size
+from tournaments.draw.brackets import bracket_size
 
 
 def round_robin(

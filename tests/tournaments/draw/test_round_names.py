@@ -4,8 +4,8 @@
 
 import pytest
 
-from tournaments.brackets import Section, consolation, double_elimination, single_elimination
-from tournaments.round_names import RoundKind, RoundName, round_name
+from tournaments.draw.brackets import Section, consolation, double_elimination, single_elimination
+from tournaments.draw.round_names import RoundKind, RoundName, round_name
 
 
 def names(bracket, section):

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.swiss import PairingError, SwissPlayer, default_rounds, pair_round
+from tournaments.draw.swiss import PairingError, SwissPlayer, default_rounds, pair_round
 
 
 def test_default_rounds_is_ceil_log2():

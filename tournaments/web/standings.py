@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments import selectors
-from tournaments.brackets import Section
+from tournaments.draw.brackets import Section
+from tournaments.draw.tiebreaks import DEFAULT_ORDER
 from tournaments.models import Stage, Standing, Tournament
-from tournaments.tiebreaks import DEFAULT_ORDER
 
 
 @dataclass(frozen=True)

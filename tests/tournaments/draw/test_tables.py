@@ -1,8 +1,8 @@
-"""Table numbers (tournaments/tables.py, docs/decisions.md D40) and the play levels of a
+"""Table numbers (tournaments/draw/tables.py, docs/decisions.md D40) and the play levels of a
 bracket that group its matches into rounds played side by side."""
 
-from tournaments import brackets
-from tournaments.tables import Slot, table_numbers
+from tournaments.draw import brackets
+from tournaments.draw.tables import Slot, table_numbers
 
 
 def test_table_one_is_the_top_pairing_and_byes_get_no_table():
