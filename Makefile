@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 MANAGE := $(BIN)/python manage.py
 
-.PHONY: venv run test lint bench
+.PHONY: venv run club test lint bench
 
 venv: $(STAMP)
 
@@ -23,8 +23,14 @@ run: venv
 	$(MANAGE) migrate --noinput
 	$(MANAGE) demo_setup
 	DJANGO_SETTINGS_MODULE=config.settings.local $(BIN)/uvicorn config.asgi:application \
-		--host 0.0.0.0 --port 8000 --reload --reload-include '*.html' \
+		--host 127.0.0.1 --port 8000 --reload --reload-include '*.html' \
 		$(foreach dir,common config players games tournaments templates,--reload-dir $(dir))
+
+# The club laptop: the site on the club's network for the players' phones (config/club.py):
+# DEBUG off, the laptop's addresses allowed, a secret key kept in .club/, SQLite, eager tasks.
+# It prints the address and its QR code. PORT=8080 make club for another port.
+club: venv
+	$(BIN)/python -m config.club $(if $(PORT),--port $(PORT))
 
 test: venv
 	$(BIN)/pytest $(PYTEST_ARGS)

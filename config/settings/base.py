@@ -43,6 +43,9 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "")
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# The address players reach the site at, for printed QR codes and invitation links (common/site.py);
+# empty: the address of the request. `make club` sets it to the laptop's network address.
+SITE_URL = os.environ.get("SITE_URL", "")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"

@@ -1,6 +1,7 @@
 """Template filters for the web pages: translated names of statuses, variants, modes and kinds."""
 
 from django import template
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 register = template.Library()
@@ -54,3 +55,19 @@ LABELS = {
 def label(value: str) -> str:
     """``{{ match.status|label }}``: the translated name of an enum value (the value if unknown)."""
     return str(LABELS.get(value, value))
+
+
+@register.simple_tag(takes_context=True)
+def site_address(context: template.Context, path: str = "/") -> str:
+    """The full address of ``path`` as the players reach it (``SITE_URL``, else this host)."""
+    from common.site import absolute_url
+
+    return absolute_url(context.get("request"), path)
+
+
+@register.simple_tag(takes_context=True)
+def site_qr(context: template.Context, path: str = "/", title: str = "") -> SafeString:
+    """An inline SVG QR code of ``path``'s full address (segno draws it: no script, no image)."""
+    from common.site import absolute_url, qr_svg
+
+    return mark_safe(qr_svg(absolute_url(context.get("request"), path), title=title))  # noqa: S308
