@@ -88,7 +88,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         player=player, user=request.user, number=number, size=PLAYER_MATCHES_PAGE
     )
     rows = [_match_row(match, player) for match in page.matches]
-    context = {"player": player, "chart": chart, "matches": rows, "page": page}
+    rated = web_selectors.player_rated_matches(player)
+    context = {"player": player, "chart": chart, "matches": rows, "page": page, "rated": rated}
     return render(request, "games/player.html", context)
 
 

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -23,11 +24,22 @@ HOME_LIMIT = 20
 OVER = (Match.Status.FINISHED, Match.Status.FORFEITED)
 
 
+def started_playing() -> Q:
+    """A match in progress that has started: online (its board is live from the first roll), or
+    over the board with a game recorded or a result reported. An over-the-board match a
+    tournament has opened but nobody has reported on is not "live" at 0-0."""
+    return Q(status=Match.Status.IN_PROGRESS) & (
+        Q(mode=Match.Mode.ONLINE)
+        | Exists(Game.objects.filter(match=OuterRef("pk")))
+        | Exists(ResultReport.objects.filter(match=OuterRef("pk")))
+    )
+
+
 def home_matches(*, user: User) -> dict[str, list[Match]]:
     """Live, upcoming and recently finished matches that ``user`` may see."""
     matches = selectors.match_list(user=user)
     return {
-        "live": list(matches.filter(status=Match.Status.IN_PROGRESS)[:HOME_LIMIT]),
+        "live": list(matches.filter(started_playing())[:HOME_LIMIT]),
         "upcoming": list(matches.filter(status=Match.Status.SCHEDULED)[:HOME_LIMIT]),
         "recent": list(matches.filter(status__in=OVER).order_by("-updated_at")[:HOME_LIMIT]),
     }
@@ -187,6 +199,12 @@ def player_matches_page(*, player: Player, user: User, number: int, size: int) -
     ids = [pk for _created, pk in window[:size]]
     found = Match.objects.select_related("player_one", "player_two", "winner").in_bulk(ids)
     return MatchPage([found[pk] for pk in ids], number, len(window) > size)
+
+
+def player_rated_matches(player: Player) -> int:
+    """How many rated matches the player's overall rating counts (its history's rows: one a
+    match, read through the (player, variant, sequence) index)."""
+    return RatingHistory.objects.filter(player=player, variant="").count()
 
 
 CHART_RESULTS = 200  # the rating chart shows a player's last 200 rated matches

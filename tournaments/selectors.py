@@ -15,6 +15,7 @@ from typing import Any
 from auditlog.models import LogEntry
 from django.conf import settings
 from django.db.models import Case, Count, F, IntegerField, Prefetch, Q, QuerySet, Value, When
+from django.utils.translation import gettext_lazy as _
 
 from common.numbers import ascii_int
 from games import selectors as games_selectors
@@ -502,11 +503,44 @@ def spreadsheet_safe(value: Any) -> Any:
     return value
 
 
-def standings_csv(tournament: Tournament) -> str:
-    """The stored standings as CSV, text cells made safe for spreadsheets (spreadsheet_safe)."""
+# The header a person reads in a spreadsheet, in the reader's language; ``?header=keys`` gives
+# CSV_FIELDS, the API's field names, for scripts.
+CSV_HEADINGS = {
+    "section": _("Section"),
+    "rank": _("Rank"),
+    "player": _("Player"),
+    "player_id": _("Player id"),
+    "seed": _("Seed"),
+    "played": _("Played"),
+    "match_wins": _("Match wins"),
+    "match_losses": _("Match losses"),
+    "match_points": _("Match points"),
+    "games_won": _("Games won"),
+    "points_for": _("Points for"),
+    "points_against": _("Points against"),
+    "point_diff": _("Point difference"),
+    "buchholz": _("Buchholz"),
+    "median_buchholz": _("Median Buchholz"),
+    "sonneborn_berger": _("Sonneborn-Berger"),
+    "head_to_head": _("Head to head"),
+    "byes": _("Byes"),
+    "forfeits": _("Forfeits"),
+}
+
+
+def standings_csv(tournament: Tournament, *, keys: bool = False) -> str:
+    """The stored standings as CSV, text cells made safe for spreadsheets (spreadsheet_safe).
+
+    For people (the default) the header names the columns in words and the text starts with a
+    UTF-8 byte order mark, without which Excel reads UTF-8 as its local code page ("KovaÄ");
+    with ``keys`` the header is the API's field names and there is no mark, for scripts."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(CSV_FIELDS)
+    if keys:
+        writer.writerow(CSV_FIELDS)
+    else:
+        out.write("\ufeff")
+        writer.writerow([str(CSV_HEADINGS[field]) for field in CSV_FIELDS])
     for row in standing_list(tournament):
         values = {
             "player": row.entry.player.display_name,

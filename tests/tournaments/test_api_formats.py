@@ -30,7 +30,7 @@ def test_single_elimination_runs_to_final_placings(org_api, players):
     ranks = {row["seed"]: row["rank"] for row in standings(org_api, pk)}
     assert ranks[1] == 1 and ranks[2] == 2 and ranks[3] == 3 and ranks[4] == 4
 
-    response = org_api.get("tournaments:standing-csv", pk=pk)
+    response = org_api.get("tournaments:standing-csv", pk=pk, params={"header": "keys"})
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert len(rows) == 8 and rows[0]["rank"] == "1" and rows[0]["player"] == "P1"
     log = org_api.get("tournaments:audit-log", pk=pk)

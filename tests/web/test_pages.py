@@ -221,3 +221,19 @@ def test_players_without_a_user_profile_can_view_pages():
     client = Client()
     client.force_login(stranger.user)
     assert client.get(reverse("web:home")).status_code == 200
+
+
+def test_player_page_counts_rated_matches_and_names_experience_apart(online_match, alice, bob):
+    from django.utils import timezone
+
+    from games.models import RatingHistory
+
+    alice.rating, alice.rating_games = 1540.0, 5  # one rated match to 5: experience 5
+    alice.save()
+    RatingHistory.objects.create(
+        player=alice, match=online_match, variant="", sequence=1, rating=1540.0, change=40.0,
+        experience=5, rated_at=timezone.now(),
+    )  # fmt: skip
+    html = Client().get(reverse("web:player", kwargs={"pk": alice.pk})).content.decode()
+    assert "1 rated match," in html and "experience 5" in html
+    assert "rated games" not in html and "5 rated" not in html

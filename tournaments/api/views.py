@@ -286,13 +286,30 @@ class StandingListView(APIView):
         return Response(s.StandingSerializer(rows, many=True).data)
 
 
+CSV_HEADER = OpenApiParameter(
+    "header",
+    str,
+    enum=["names", "keys"],
+    description="names (default): column names in words and a UTF-8 byte order mark, for "
+    "spreadsheets; keys: the API's field names and no mark, for scripts",
+)
+
+
 class StandingCsvView(APIView):
     @extend_schema(
-        responses={200: OpenApiResponse(response=str, description="text/csv"), **errors(404)}
+        parameters=[CSV_HEADER],
+        responses={
+            200: OpenApiResponse(response=str, description="text/csv"),
+            **errors(400, 404),
+        },
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
         tournament = tournament_read(request, pk)
-        response = HttpResponse(selectors.standings_csv(tournament), content_type="text/csv")
+        header = request.query_params.get("header", "names")
+        if header not in ("names", "keys"):
+            raise InvalidRequestError(f"header must be names or keys, not {header!r}")
+        text = selectors.standings_csv(tournament, keys=header == "keys")
+        response = HttpResponse(text, content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}.csv"'
         return response
 
