@@ -166,7 +166,12 @@ def results_desk(tournament: Tournament, *, user: User) -> dict[str, Any]:
         {
             "label": sheet["label"],
             "matches": [
-                {**t, "waiting": t["match_id"] in waiting, "own": _plays_at(mine, t)}
+                {
+                    **t,
+                    "waiting": t["match_id"] in waiting,
+                    "own": _plays_at(mine, t),
+                    "note": final_note(tournament, t),
+                }
                 for t in sheet["open"]
             ],
         }
@@ -187,6 +192,15 @@ def results_desk(tournament: Tournament, *, user: User) -> dict[str, Any]:
         "result_kinds": [kind for kind, _label in RESULT_KINDS],
         "not_started": tournament.status in NOT_STARTED,
     }
+
+
+def final_note(tournament: Tournament, table: dict[str, Any]) -> str:
+    """What the grand final of a double elimination with a reset says before it is played: a
+    win of the losers' bracket player (the second) is their opponent's first loss, so a reset
+    match follows (docs/decisions.md D32). Empty for every other match."""
+    if table.get("section") != brackets.Section.GRAND_FINAL or not tournament.grand_final_reset:
+        return ""
+    return pages.reset_warning(table["players"][1])
 
 
 def _player_id(user: User) -> int | None:

@@ -112,6 +112,20 @@ def _section_title(fmt: str, section: str) -> str:
     return str(SECTION_TITLES.get(section, section))
 
 
+def reset_warning(challenger: dict[str, Any] | None) -> str:
+    """The grand final's note: a reset follows if the losers' bracket player wins it."""
+    name = (challenger or {}).get("name")
+    if name:
+        return _(
+            "If %(name)s, from the losers' bracket, wins this final, a reset match decides the "
+            "title: it is the first loss of the winners' bracket player."
+        ) % {"name": name}
+    return _(
+        "If the losers' bracket winner wins this final, a reset match decides the title: it is "
+        "the first loss of the winners' bracket player."
+    )
+
+
 def bracket_reset(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The grand-final reset is shown only when it may be played (docs/decisions.md D32): left
     out once it is not needed (the winners' bracket player won the grand final), marked
@@ -125,8 +139,10 @@ def bracket_reset(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if match["status"] in (SlotStatus.VOID, SlotStatus.BYE):
         return [section for section in sections if section is not reset]
     if match["status"] == SlotStatus.WAITING:
-        final = by_name[Section.GRAND_FINAL]["rounds"][0]["matches"][0]
+        grand_final = by_name[Section.GRAND_FINAL]
+        final = grand_final["rounds"][0]["matches"][0]
         challenger = final["players"][1]
+        grand_final["note"] = reset_warning(challenger)
         reset["if_needed"] = True
         reset["note"] = (
             _("Played only if %(name)s wins the grand final.") % {"name": challenger["name"]}
