@@ -1,8 +1,9 @@
 """Services: everything that writes rows. The public use-cases, exported here: each is
-keyword-only and typed, takes one kind of actor (a user, or a trusted caller's player), owns its
-transaction and returns what it changed. The steps they are made of run inside their caller's
-transaction and are private to the package (``games/services/_steps.py``). The ratings
-(``ratings``) and the owed follow-up tasks (``owed``) are called by the tasks and by the steps."""
+keyword-only and typed, takes the one who acts as a user (the play services: or a trusted
+caller's player), owns its transaction and returns what it changed. The steps they are made of
+run inside their caller's transaction and are private to the package
+(``games/services/_steps.py``). The ratings (``ratings``) and the owed follow-up tasks
+(``owed``) are called by the tasks and by the steps."""
 
 from games.services.clock import clocks_sweep, match_claim, match_time_out
 from games.services.exchange import match_export, match_import, match_import_by
