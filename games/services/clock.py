@@ -84,16 +84,6 @@ def match_time_out(*, match: Match | int) -> Match | None:
     return locked
 
 
-def time_out_message(match: Match | int) -> str:
-    """Why a write on a match that ended on time was refused."""
-    pk = match if isinstance(match, int) else match.pk
-    row = Match.objects.select_related("player_one", "player_two").get(pk=pk)
-    if row.ended_by != Match.EndedBy.TIME or row.winner_id is None:
-        return f"the match is over ({row.status})"
-    loser = row.player_two if row.winner_id == row.player_one_id else row.player_one
-    return f"the match is over: {loser.display_name} ran out of time"
-
-
 def clocks_sweep() -> int:
     """End every clock that has run out, and publish the deadline task of every clock falling
     due within ``CLOCK_SCHEDULE_SECONDS``. Returns how many matches it ended."""

@@ -40,7 +40,7 @@ from games.engine import (
     resignation_result,
 )
 from games.errors import GameNotFoundError, StalePlyError
-from games.models import Game, Turn
+from games.models import Game, Match, Turn
 from games.prepared import PreparedUpdate
 from games.push import match_changed
 from games.selectors import User
@@ -104,7 +104,7 @@ def _in_time(service: Callable[P, R]) -> Callable[P, R]:
             return service(*args, **kwargs)
         except _OutOfTime as out:
             clock_services.match_time_out(match=out.match_id)
-            raise ConflictError(clock_services.time_out_message(out.match_id)) from None
+            raise ConflictError(_time_out_message(out.match_id)) from None
 
     return checked
 
@@ -349,3 +349,12 @@ def _check_to_move(game: Game, player: Player | None) -> None:
     if player is None or to_move is None or player.pk != to_move.pk:
         name = to_move.display_name if to_move else "nobody"
         raise NotAllowedError(f"it is not your turn: {name} is to move")
+
+
+def _time_out_message(pk: int) -> str:
+    """Why a write on a match that ended on time was refused."""
+    row = Match.objects.select_related("player_one", "player_two").get(pk=pk)
+    if row.ended_by != Match.EndedBy.TIME or row.winner_id is None:
+        return f"the match is over ({row.status})"
+    loser = row.player_two if row.winner_id == row.player_one_id else row.player_one
+    return f"the match is over: {loser.display_name} ran out of time"
