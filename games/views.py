@@ -1,7 +1,8 @@
 """Web pages: a match (board, cube, log, replay, live updates, play), a player.
 Server-rendered; the browser plays through the REST API (session auth + CSRF), the views only
 read, except that a match whose clock has run out is ended before it is shown (as the API's
-reads do: games/services/clock.py). The home page, which lists tournaments too, is
+reads do, through the deadline task's service: games/services/clock.py, match_time_out;
+docs/decisions.md D64). The home page, which lists tournaments too, is
 tournaments.views.home."""
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _live_version(request: HttpRequest, pk: int) -> web_selectors.LiveVersion:
     """The match's live version, after ending the match if its clock has run out (a poll is
-    what notices a time-out on a page left open)."""
+    what notices a time-out on a page left open, also under ``make run``, which has no beat:
+    docs/decisions.md D64). The time-out is the deadline task's own service."""
     version = web_selectors.match_live_version(user=request.user, pk=pk)
     deadline = version.clock_deadline
     if deadline is not None and clock.now() >= deadline:
@@ -98,7 +100,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     match = web_selectors.match_visible(user=request.user, pk=pk)
-    if clock_services.clock_enforce(match):
+    if clock_services.match_time_out(match=match) is not None:
         match = web_selectors.match_visible(user=request.user, pk=pk)
     games = web_selectors.match_games(match)
     number = request.GET.get("game", "")

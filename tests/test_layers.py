@@ -149,3 +149,64 @@ def test_no_migration_depends_on_an_app_above_except_the_historical_ones():
         if parent.key[0] in LAYERS and LAYERS.index(parent.key[0]) > LAYERS.index(node[0])
     }
     assert upward == HISTORICAL_UPWARD_DEPENDENCIES
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(path: Path, known: set[str]) -> set[str]:
+    """The project modules of ``known`` that ``path`` imports, at the top or inside a function:
+    ``from games.services import clock`` imports the module games.services.clock, ``from
+    games.services.clock import x`` that module (not counting the packages a module import
+    initialises on the way)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            submodules = {f"{node.module}.{alias.name}" for alias in node.names}
+            found.update(submodules & known or {node.module})
+    return found & known
+
+
+def import_circles(app: str) -> list[list[str]]:
+    """The circles of imports between the modules of ``app`` (the engine's aside), each as the
+    modules it passes through; none when the modules depend one way."""
+    files = {module_name(path): path for path in sources(app)}
+    graph = {name: imported_modules(path, set(files)) - {name} for name, path in files.items()}
+    circles, state = [], dict.fromkeys(graph, "new")
+
+    def visit(name: str, path: list[str]) -> None:
+        state[name] = "open"
+        for target in sorted(graph[name]):
+            if state[target] == "open":  # on the path that led here
+                circles.append(path[path.index(target) :])
+            elif state[target] == "new":
+                visit(target, [*path, target])
+        state[name] = "done"
+
+    for name in sorted(graph):
+        if state[name] == "new":
+            visit(name, [name])
+    return circles
+
+
+def test_the_games_modules_import_each_other_in_no_circle():
+    """Services publish tasks by name and share their steps through games/services/_steps.py,
+    so games/tasks.py imports the services and nothing imports it back (docs/decisions.md D65)."""
+    assert import_circles("games") == []
+
+
+def test_the_games_services_steps_are_used_only_by_the_games_services():
+    """games/services/_steps.py runs inside its caller's transaction: only the games services
+    call it; every other module, tournaments' included, calls the public use-cases."""
+    steps = "games.services._steps"
+    users = {
+        module_name(path)
+        for app in LAYERS
+        for path in sources(app)
+        if steps in imported_modules(path, {steps})
+    }
+    assert users and all(name.startswith("games.services.") for name in users)

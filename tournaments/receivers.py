@@ -1,5 +1,5 @@
 """Signal receivers: a finished games Match is handed to the tournament services (games rates it
-itself: games.services.matches.match_finished_announce)."""
+itself: games.services._steps.match_finished_announce)."""
 
 from typing import Any
 

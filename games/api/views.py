@@ -42,20 +42,22 @@ def visible_game(request: Request, pk: int) -> Game:
     return game
 
 
-# Reads of a match or game end it first when its clock has run out (games/services/clock.py),
-# so no answer shows a player still on move after their time is up.
+# Reads of a match or game end it first when its clock has run out, through the time-out the
+# deadline task calls (games/services/clock.py, match_time_out), so no answer shows a player still
+# on move after their time is up; a read of a match whose clock runs writes nothing
+# (docs/decisions.md D64).
 
 
 def match_read(request: Request, pk: int) -> Match:
     match = visible_match(request, pk)
-    if clock_services.clock_enforce(match):
+    if clock_services.match_time_out(match=match) is not None:
         match = visible_match(request, pk)
     return match
 
 
 def game_read(request: Request, pk: int) -> Game:
     game = visible_game(request, pk)
-    if clock_services.clock_enforce(game.match):
+    if clock_services.match_time_out(match=game.match) is not None:
         game = visible_game(request, pk)
     return game
 

@@ -1,9 +1,13 @@
-"""Services: everything that writes rows. Keyword-only, typed, returning what they changed."""
+"""Services: everything that writes rows. The public use-cases, exported here: each is
+keyword-only and typed, takes the one who acts as a user (the play services: or a trusted
+caller's player), owns its transaction and returns what it changed. The steps they are made of
+run inside their caller's transaction and are private to the package
+(``games/services/_steps.py``). The ratings (``ratings``) and the owed follow-up tasks
+(``owed``) are called by the tasks and by the steps."""
 
+from games.services.clock import clocks_sweep, match_claim, match_time_out
 from games.services.exchange import match_export, match_import, match_import_by
 from games.services.matches import (
-    check_decider,
-    game_start,
     match_accept,
     match_concede,
     match_correct,
@@ -30,14 +34,14 @@ from games.services.results import (
 )
 
 __all__ = [
-    "check_decider",
+    "clocks_sweep",
     "cube_double",
     "cube_drop",
     "cube_take",
     "dice_roll",
     "game_resign",
-    "game_start",
     "match_accept",
+    "match_claim",
     "match_concede",
     "match_correct",
     "match_create",
@@ -48,6 +52,7 @@ __all__ = [
     "match_import_by",
     "match_propose",
     "match_start",
+    "match_time_out",
     "matches_create_many",
     "play_submit",
     "result_confirm",

@@ -17,8 +17,7 @@ from games.engine import GameResult, Options, next_game, start_position
 from games.models import Game, Match
 from games.records import record_replay
 from games.selectors import User
-from games.services.matches import game_finish, match_finished_announce
-from games.services.results import turns_create
+from games.services._steps import game_finish, match_finished_announce, turns_create
 from players.models import Player
 from players.selectors import account
 

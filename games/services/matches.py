@@ -1,4 +1,6 @@
-"""Match lifecycle: create a match, start its games, finish games and the match, forfeit."""
+"""Match lifecycle, the public use-cases: create, challenge and answer, start, forfeit, concede
+and correct a match. Each owns its transaction; the steps they share with the other services
+(starting a game, ending a match) are in ``games/services/_steps.py``."""
 
 from __future__ import annotations
 
@@ -12,15 +14,19 @@ from django.db.models import Q
 from django.utils import timezone
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
-from games import dice, selectors
+from games import selectors
 from games.clock import CLAIM_AFTER_HOURS, ClockSettings, ClockSettingsError
-from games.engine import GameResult, Options, next_game, opening_roll, start_position
-from games.engine.cube import points_scored
-from games.engine.match import match_winner
-from games.models import Game, Match
+from games.engine import Options
+from games.models import Match
 from games.selectors import User
+from games.services._steps import (
+    check_decider,
+    game_start,
+    games_abandon,
+    match_end_early,
+    match_locked,
+)
 from games.services.ratings import ratings_enqueue
-from games.signals import match_finished
 from players.models import Player
 from players.selectors import account
 
@@ -335,84 +341,6 @@ def match_start(*, match: Match, user: User) -> Match:
     return match
 
 
-def game_start(*, match: Match) -> Game:
-    """Start the next game of the cycle: variant, starter (opening roll from the game's seed
-    when needed, docs/rules.md §6.3) and the dice commitment. The starter plays white. The
-    first game of a match with a clock starts the clock of the player to move."""
-    from games.services import clock as clock_services  # these modules import this one
-    from games.services.play import dice_put, roll_if_auto
-
-    options = selectors.match_options(match)
-    upcoming = next_game(selectors.match_state(match), options)
-    seed = dice.new_seed()
-    rounds: list[list[int]] = []
-    starter = upcoming.starter
-    if starter is None:
-        stream = dice.opening_stream(seed)
-        opening = opening_roll(lambda: next(stream))
-        starter, rounds = opening.starter, [list(pair) for pair in opening.rounds]
-    players = match.players
-    last = match.games.order_by("-number").values_list("number", flat=True).first() or 0
-    game = Game.objects.create(
-        match=match,
-        number=last + 1,
-        variant=upcoming.variant,
-        white=players[starter],
-        black=players[1 - starter],
-        opening_rolls=rounds,
-        position=start_position(upcoming.variant, "w").to_json(),
-        crawford=upcoming.crawford,
-        seed=seed,
-        seed_commitment=dice.commitment(seed),
-    )
-    if match.status != Match.Status.IN_PROGRESS:
-        match.status = Match.Status.IN_PROGRESS
-        match.save(update_fields=["status", "updated_at"])
-    if rounds and options.opening_roll == "use_opening_dice":
-        dice_put(game=game, dice=rounds[-1])
-        game.save()
-    elif match.auto_roll:
-        roll_if_auto(game)
-        game.save()
-    if match.has_clock and not match.clock_running:
-        clock_services.clock_start(game=game)
-    return game
-
-
-def game_finish(*, game: Game, result: GameResult, ended_by: str, start_next: bool = True) -> Game:
-    """Record ``result`` on ``game`` (saved), then update the match: its score, its end, or the
-    next game (online matches). Must run inside the caller's transaction."""
-    game.status = Game.Status.FINISHED
-    game.ended_by = ended_by
-    game.result_winner = game.player_of(result.winner) if result.winner else None
-    game.result_kind = result.kind
-    # The points scored: the cube multiplies a win (docs/rules.md §6.4), not a tie's points.
-    game.result_points = points_scored(result, game.cube_value)
-    game.cube_offered_by = ""
-    game.dice = None
-    game.finished_at = timezone.now()
-    game.save()
-    match_update(match=game.match, start_next=start_next)
-    return game
-
-
-def match_update(*, match: Match, start_next: bool) -> Match:
-    """Fold the finished games into the score; finish the match or start its next game."""
-    options = selectors.match_options(match)
-    state = selectors.match_state(match)
-    match.score_one, match.score_two = state.scores
-    winner = match_winner(state, options)
-    if winner is not None:
-        match.status, match.ended_by = Match.Status.FINISHED, Match.EndedBy.SCORE
-        match.winner = match.players[winner]
-    match.save()
-    if winner is not None:
-        match_finished_announce(match)
-    elif start_next and match.mode == Match.Mode.ONLINE:
-        game_start(match=match)
-    return match
-
-
 def match_forfeit(*, match: Match, user: User, loser: Player) -> Match:
     """The organiser ends the match: ``loser`` forfeits, the opponent wins; a game in progress
     is abandoned (its seed revealed). The score stays as it was."""
@@ -453,69 +381,34 @@ def match_concede(*, match: Match, user: User) -> Match:
     return match
 
 
-def check_decider(user: User, match: Match, what: str) -> None:
-    """Refuse (403) anyone but an organiser of ``match`` (staff included) who does not play in
-    it: a party to a match never settles its reports, forfeits it or corrects it, even as its
-    organiser; a co-organiser or staff does (docs/decisions.md D39). ``what`` names the action
-    ("declare a forfeit")."""
-    if not selectors.is_organiser(user, match):
-        raise NotAllowedError(f"only the match's organiser may {what}")
-    if selectors.plays_in(user, match):
-        raise NotAllowedError(selectors.PARTY_DECIDES)
-
-
-def match_locked(pk: int) -> Match | None:
-    """Match ``pk`` locked for the rest of the transaction, after its game in progress: the play
-    services lock a game and then its match, so a service that ends a match (a forfeit, a
-    time-out, a claim) takes them in the same order, and one that meets a play waits for it
-    instead of deadlocking with it."""
-    list(
-        Game.objects.select_for_update(no_key=True)
-        .filter(match_id=pk, status=Game.Status.IN_PROGRESS)
-        .values_list("pk", flat=True)
-    )
-    return Match.objects.select_for_update(no_key=True).filter(pk=pk).first()
-
-
-def match_end_early(match: Match, *, winner: Player, status: str, ended_by: str) -> Match:
-    """End ``match`` (locked by the caller) before its score decided it: ``winner`` wins it, a
-    game in progress is abandoned (its seed revealed), the score stays as it was and the clock
-    stops. Sends match_finished."""
-    match.games.filter(status=Game.Status.IN_PROGRESS).update(
-        status=Game.Status.ABANDONED, dice=None, finished_at=timezone.now()
-    )
-    match.status, match.ended_by, match.winner = status, ended_by, winner
-    match.clock_running, match.clock_turn_started_at, match.clock_deadline = "", None, None
-    match.save()
-    match_finished_announce(match)
-    return match
-
-
-def match_correct(*, match: Match, winner: Player, score_one: int, score_two: int) -> Match:
-    """An organiser's correction of a match's outcome (the tournament service checks who may).
-    The games stay as they were played; any game in progress is abandoned. Sends no signal:
-    the caller re-propagates the result itself."""
-    if winner.pk not in (match.player_one_id, match.player_two_id):
-        raise InvalidRequestError(f"player {winner.pk} does not play in this match")
-    match.games.filter(status=Game.Status.IN_PROGRESS).update(
-        status=Game.Status.ABANDONED, dice=None, finished_at=timezone.now()
-    )
-    match.winner = winner
-    match.score_one, match.score_two = score_one, score_two
-    if match.status != Match.Status.FORFEITED:
-        match.status = Match.Status.FINISHED
-    match.save()
+def match_correct(
+    *, match: Match, user: User, winner: Player, score_one: int, score_two: int
+) -> Match:
+    """An organiser corrects a finished match's outcome: ``winner`` wins it with the score
+    ``score_one``-``score_two`` (the tournament services check that the score is one the match
+    could end with: docs/decisions.md D25). Only an organiser who does not play in it may
+    (docs/decisions.md D39). The games stay as they were played; any game in progress is
+    abandoned. Sends no signal: the caller re-propagates the result itself. Every rating is
+    recomputed once the transaction commits, since a corrected result changes its place in
+    every later rating."""
+    with transaction.atomic():
+        locked = match_locked(match.pk)
+        if locked is None:
+            raise ConflictError(f"match {match.pk} no longer exists")
+        match = locked
+        check_decider(user, match, "correct its result")
+        if winner.pk not in (match.player_one_id, match.player_two_id):
+            raise InvalidRequestError(f"player {winner.pk} does not play in this match")
+        games_abandon(match)
+        match.winner = winner
+        match.score_one, match.score_two = score_one, score_two
+        if match.status != Match.Status.FORFEITED:
+            match.status = Match.Status.FINISHED
+        match.save()
+        ratings_enqueue()
     return match
 
 
 def _check_participant(match: Match, user: User) -> None:
     if not selectors.is_participant(user, match, selectors.player_for(user)):
         raise NotAllowedError("only the two players and the organiser may do this")
-
-
-def match_finished_announce(match: Match) -> None:
-    """Tell the apps above that ``match`` is over (the match_finished signal: tournaments records
-    the result), then rate it once the transaction commits (games.services.ratings): that
-    match and its games, after every result rated before them."""
-    match_finished.send(sender=Match, match=match)
-    ratings_enqueue(match_id=match.pk)

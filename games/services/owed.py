@@ -38,20 +38,35 @@ BROKER_PAUSE_SECONDS = 10.0
 _broker_down_until = 0.0  # time.monotonic() before which this process does not try the broker
 
 
+def task_named(name: str) -> Any:
+    """The Celery task registered as ``name`` ("games.tasks.ratings_update"). Services publish
+    their tasks by name, so that no service imports a tasks module (which imports the services):
+    a process that has not imported the tasks modules yet (a web process) imports them here,
+    once, through Celery's autodiscovery of the installed apps' ``tasks`` modules."""
+    tasks = current_app.tasks
+    if name not in tasks:
+        current_app.loader.import_default_modules()
+    return tasks[name]
+
+
 def task_enqueue_on_commit(task: Any, *args: Any) -> None:
-    """Publish ``task(*args)`` once the current transaction commits; if that fails, owe it."""
+    """Publish ``task(*args)`` once the current transaction commits; if that fails, owe it.
+    ``task``: a Celery task or its name."""
     transaction.on_commit(partial(task_publish, task, *args), robust=True)
 
 
 def task_publish(task: Any, *args: Any, eta: datetime | None = None, owe: bool = True) -> None:
     """Publish ``task(*args)`` now (or run it, when Celery runs tasks eagerly). Never raises and
-    never waits on a dead broker: a failure is logged and the task recorded as owed.
+    never waits on a dead broker: a failure is logged and the task recorded as owed. ``task``: a
+    Celery task or its name (``task_named``).
 
     With ``eta`` the task is to run at that time; it is not run at all when Celery runs tasks
     eagerly (it would run at once, before its time). ``owe=False``: a task that cannot be
     published is only logged, for a task that something else repeats anyway (the clock's
     deadline task, repeated by the clock sweep)."""
     global _broker_down_until
+    if isinstance(task, str):
+        task = task_named(task)
     if eta is not None and task.app.conf.task_always_eager:
         return
     if time.monotonic() < _broker_down_until:

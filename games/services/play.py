@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import datetime
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
@@ -35,26 +35,26 @@ from django.db import transaction
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import clock, dice, selectors
 from games.engine import (
-    GameResult,
-    Options,
-    Outcome,
-    Position,
     check_play,
-    find_variant,
     opponent,
     resignation_result,
-    stage_for,
 )
-from games.engine.match import is_stuck
 from games.errors import GameNotFoundError, StalePlyError
-from games.models import Game, Turn
-from games.prepared import PreparedInsert, PreparedUpdate
+from games.models import Game, Match, Turn
+from games.prepared import PreparedUpdate
 from games.push import match_changed
 from games.selectors import User
-from games.selectors import legal_plays_for as legal_plays  # the engine's, remembered
 from games.services import clock as clock_services
-from games.services.matches import game_finish
-from games.state import game_cube, game_cube_put, game_position_put
+from games.services._steps import (
+    clock_pass,
+    cube_turn_append,
+    dice_put,
+    game_finish,
+    is_overdue,
+    roll_if_auto,
+    turn_append,
+)
+from games.state import game_cube, game_cube_put
 from players.models import Player
 
 RESIGNATION_KINDS = ("single", "mars")
@@ -68,8 +68,8 @@ PLAY_FIELDS = [
     "cube_owner",
     "cube_offered_by",
 ]
-# The two writes of every roll and play, with SQL written once (games/prepared.py).
-_insert_turn = PreparedInsert(Turn)
+# The game's write of every roll and play, with SQL written once (games/prepared.py); the turn's
+# is games/services/_steps.py's.
 _update_play = PreparedUpdate(Game, PLAY_FIELDS)
 
 
@@ -104,7 +104,7 @@ def _in_time(service: Callable[P, R]) -> Callable[P, R]:
             return service(*args, **kwargs)
         except _OutOfTime as out:
             clock_services.match_time_out(match=out.match_id)
-            raise ConflictError(clock_services.time_out_message(out.match_id)) from None
+            raise ConflictError(_time_out_message(out.match_id)) from None
 
     return checked
 
@@ -133,7 +133,7 @@ def dice_roll(
         dice_put(game=game, dice=dice.roll(game.seed, game.ply), turns=turns)
         roll_if_auto(game, rolled=position.turn, turns=turns)  # after a pass, the opponent's
         _update_play(game)
-        clock_services.clock_pass(game=game, arrived=arrived, turns=turns)
+        clock_pass(game=game, arrived=arrived, turns=turns)
     return PlayResult(game, turns)
 
 
@@ -166,11 +166,13 @@ def play_submit(
         if not position.pending and game.dice is None:
             raise ConflictError("roll the dice first: no dice are on the table")
         rolled = None if position.pending else game.dice
-        outcome = check_play(game.variant, position, rolled, moves, _options(game))
-        _append(game, position, rolled, outcome, turns)
+        outcome = check_play(
+            game.variant, position, rolled, moves, selectors.match_options(game.match)
+        )
+        turn_append(game, position, rolled, outcome, turns)
         roll_if_auto(game, turns=turns)
         _update_play(game)
-        clock_services.clock_pass(game=game, arrived=arrived, turns=turns)
+        clock_pass(game=game, arrived=arrived, turns=turns)
     return PlayResult(game, turns)
 
 
@@ -196,7 +198,7 @@ def game_resign(
         game_finish(
             game=game, result=resignation_result(colour, kind), ended_by=Game.EndedBy.RESIGNATION
         )
-        clock_services.clock_pass(game=game, arrived=arrived, turns=[])
+        clock_pass(game=game, arrived=arrived, turns=[])
     return PlayResult(game)
 
 
@@ -222,10 +224,10 @@ def cube_double(
         if not selectors.may_double(game):
             raise ConflictError(_why_no_double(game))
         colour = game.position["turn"]
-        _append_cube_turn(game, Turn.Kind.DOUBLE, colour, turns)
+        cube_turn_append(game, Turn.Kind.DOUBLE, colour, turns)
         game_cube_put(game, game_cube(game).double(colour))
         _update_play(game)
-        clock_services.clock_pass(game=game, arrived=arrived, turns=turns)
+        clock_pass(game=game, arrived=arrived, turns=turns)
     return PlayResult(game, turns)
 
 
@@ -246,11 +248,11 @@ def cube_take(
         _check_not_over(game)
         doubler = _check_answer(game, player, ply)
         taker = opponent(doubler)
-        _append_cube_turn(game, Turn.Kind.TAKE, taker, turns)
+        cube_turn_append(game, Turn.Kind.TAKE, taker, turns)
         game_cube_put(game, game_cube(game).take(taker))
         roll_if_auto(game, turns=turns)
         _update_play(game)
-        clock_services.clock_pass(game=game, arrived=arrived, turns=turns)
+        clock_pass(game=game, arrived=arrived, turns=turns)
     return PlayResult(game, turns)
 
 
@@ -271,10 +273,10 @@ def cube_drop(
         _check_not_over(game)
         doubler = _check_answer(game, player, ply)
         # game_finish clears the offer
-        _append_cube_turn(game, Turn.Kind.DROP, opponent(doubler), turns)
+        cube_turn_append(game, Turn.Kind.DROP, opponent(doubler), turns)
         result = game_cube(game).drop(opponent(doubler))
         game_finish(game=game, result=result, ended_by=Game.EndedBy.DROP)
-        clock_services.clock_pass(game=game, arrived=arrived, turns=turns)
+        clock_pass(game=game, arrived=arrived, turns=turns)
     return PlayResult(game, turns)
 
 
@@ -299,23 +301,6 @@ def _why_no_double(game: Game) -> str:
     return "the cube is your opponent's: only its owner may double"
 
 
-def _append_cube_turn(game: Game, kind: str, side: str, turns: list[Turn]) -> None:
-    turn = _insert_turn(
-        Turn(
-            game=game,
-            ply=game.ply,
-            side=side,
-            kind=kind,
-            dice=[],
-            moves=[],
-            position_after=game.position,
-            result=None,
-        )
-    )
-    turns.append(turn)
-    game.ply += 1
-
-
 def _check_ply(game: Game, player: Player | None, ply: int | None) -> None:
     if ply is not None and player is not None and game.colour_of(player) and ply != game.ply:
         raise StalePlyError(f"ply {ply} is stale: the game is at ply {game.ply}")
@@ -326,85 +311,6 @@ def _check_no_offer(game: Game) -> None:
         doubler = game.player_of(game.cube_offered_by).display_name
         answer = game.player_of(opponent(game.cube_offered_by)).display_name
         raise ConflictError(f"{doubler} has offered a double: {answer} must take or drop it first")
-
-
-def dice_put(*, game: Game, dice: Sequence[int], turns: list[Turn] | None = None) -> None:
-    """Put rolled ``dice`` on the table; when no play is possible, record the pass at once
-    (appended to ``turns`` when given). The caller saves ``game``."""
-    position = selectors.game_position(game)
-    outcomes = legal_plays(game.variant, position, dice, _options(game))
-    if len(outcomes) == 1 and not outcomes[0].play.moves:
-        _append(game, position, list(dice), outcomes[0], [] if turns is None else turns)
-    else:
-        game.dice = list(dice)
-
-
-def roll_if_auto(game: Game, rolled: str | None = None, turns: list[Turn] | None = None) -> None:
-    """Match option ``auto_roll``: roll for the player to move while a roll is due (not during
-    a Gjul Bara cascade, whose dice are already known, nor for a player who may double: with
-    the cube on, that player chooses between doubling and rolling). A roll with no play is a
-    pass and the turn goes over, so the other side is rolled for next; it stops after one
-    automatic roll per side, so that a game in which neither side can move (a Tapa deadlock
-    with mother=off and no stuck_limit) waits for a player to roll instead of rolling forever.
-    ``rolled``: the side that has just rolled by hand in this request. The turns are appended
-    to ``turns`` when given. The caller saves."""
-    if not game.match.auto_roll:
-        return
-    rolled_for = {rolled} if rolled else set()
-    while not game.is_over and game.dice is None:
-        position = selectors.game_position(game)
-        if position.pending or position.turn in rolled_for:
-            return
-        if selectors.may_double(game):  # the player decides: double, or roll by hand
-            return
-        rolled_for.add(position.turn)
-        dice_put(game=game, dice=dice.roll(game.seed, game.ply), turns=turns)
-
-
-def _append(
-    game: Game,
-    position: Position,
-    rolled: list[int] | None,
-    outcome: Outcome,
-    turns: list[Turn],
-) -> None:
-    """Append the turn, move the game on, and play any forced empty pending stage."""
-    options = _options(game)
-    if rolled is None:
-        stage = stage_for(find_variant(game.variant), position, None, options)
-        kind, shown = Turn.Kind.PENDING, list(stage.dice)
-    else:
-        kind, shown = Turn.Kind.ROLL, list(rolled)
-    turn = _insert_turn(
-        Turn(
-            game=game,
-            ply=game.ply,
-            side=position.turn,
-            kind=kind,
-            dice=shown,
-            moves=outcome.play.to_json(),
-            position_after=outcome.position.to_json(),
-            result=outcome.result.to_json() if outcome.result else None,
-        )
-    )
-    turns.append(turn)
-    game.ply += 1
-    game_position_put(game, outcome.position)
-    game.dice = None
-    if kind == Turn.Kind.ROLL:
-        game.idle_rolls = 0 if outcome.play.moves else game.idle_rolls + 1
-    if outcome.result is not None:
-        game_finish(game=game, result=outcome.result, ended_by=Game.EndedBy.PLAY)
-    elif is_stuck(game.idle_rolls, options):
-        game_finish(game=game, result=GameResult(None, "tie", 0), ended_by=Game.EndedBy.STUCK)
-    elif outcome.position.pending:
-        _play_forced_stage(game, outcome.position, turns)
-
-
-def _play_forced_stage(game: Game, position: Position, turns: list[Turn]) -> None:
-    outcomes = legal_plays(game.variant, position, None, _options(game))
-    if len(outcomes) == 1 and not outcomes[0].play.moves:
-        _append(game, position, None, outcomes[0], turns)
 
 
 def _locked(
@@ -426,7 +332,7 @@ def _locked(
         if locked is None:
             raise GameNotFoundError(f"no game {pk}")
         acting = player
-    if clock_services.is_overdue(locked.match, arrived):
+    if is_overdue(locked.match, arrived):
         raise _OutOfTime(locked.match_id)
     # Every write here passes: its spectators hear of it once it commits (games/push.py).
     match_changed(match_id=locked.match_id, kind="turn")
@@ -445,5 +351,10 @@ def _check_to_move(game: Game, player: Player | None) -> None:
         raise NotAllowedError(f"it is not your turn: {name} is to move")
 
 
-def _options(game: Game) -> Options:
-    return selectors.match_options(game.match)
+def _time_out_message(pk: int) -> str:
+    """Why a write on a match that ended on time was refused."""
+    row = Match.objects.select_related("player_one", "player_two").get(pk=pk)
+    if row.ended_by != Match.EndedBy.TIME or row.winner_id is None:
+        return f"the match is over ({row.status})"
+    loser = row.player_two if row.winner_id == row.player_one_id else row.player_one
+    return f"the match is over: {loser.display_name} ran out of time"

@@ -38,6 +38,7 @@ from django.db.models import Exists, Max, OuterRef
 from django.db.models.functions import Coalesce
 
 from games.models import Game, Match, RatingHistory
+from games.services.owed import task_enqueue_on_commit
 from players.models import Player, VariantRating
 from players.ratings import RatedMatch, Rating, rate
 
@@ -314,12 +315,10 @@ def _store_variants(by_variant: dict[str, Standing]) -> None:
 
 def ratings_enqueue(*, match_id: int | None = None) -> None:
     """Once the current transaction commits, rate the finished match ``match_id``, or recompute
-    everything (no match: a corrected result). Runs as a Celery task; owed when it cannot be
+    everything (no match: a corrected result). Runs as a Celery task, published by its name
+    (games/tasks.py imports the services, never the other way round); owed when it cannot be
     published (games.services.owed): the committed write still stands."""
-    from games import tasks
-    from games.services.owed import task_enqueue_on_commit
-
     if match_id is None:
-        task_enqueue_on_commit(tasks.ratings_recompute)
+        task_enqueue_on_commit("games.tasks.ratings_recompute")
     else:
-        task_enqueue_on_commit(tasks.ratings_update, match_id)
+        task_enqueue_on_commit("games.tasks.ratings_update", match_id)

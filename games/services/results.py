@@ -21,10 +21,15 @@ from games.engine import (
     start_position,
 )
 from games.engine.cube import KIND_POINTS, cube_for_points, points_before_cube
-from games.models import Game, Match, ResultReport, Turn
+from games.models import Game, Match, ResultReport
 from games.records import Replay, record_replay
 from games.selectors import User
-from games.services.matches import check_decider, game_finish, match_finished_announce
+from games.services._steps import (
+    check_decider,
+    game_finish,
+    match_finished_announce,
+    turns_create,
+)
 from players.models import Player
 from players.selectors import account
 
@@ -301,22 +306,6 @@ def _apply(report: ResultReport) -> Game | None:
     result = GameResult(colour, report.kind, points)
     game_finish(game=game, result=result, ended_by=Game.EndedBy.REPORT, start_next=False)
     return game
-
-
-def turns_create(game: Game, replay: Replay) -> None:
-    Turn.objects.bulk_create(
-        Turn(
-            game=game,
-            ply=ply,
-            side=turn.side,
-            kind=turn.kind,
-            dice=turn.dice,
-            moves=turn.moves,
-            position_after=turn.position_after.to_json(),
-            result=turn.result.to_json() if turn.result else None,
-        )
-        for ply, turn in enumerate(replay.turns, start=1)
-    )
 
 
 def _white(match: Match, next_starter: int | None, starter: Player | None) -> Player:

@@ -15,6 +15,7 @@ import pytest
 from common.errors import ConflictError, InvalidRequestError
 from games import clock, selectors, services, tasks
 from games.models import Game, Match, RatingHistory
+from games.services import _steps as steps
 from games.services import clock as clock_services
 from games.services import play as play_module
 from games.services.ratings import ratings_recompute
@@ -242,7 +243,7 @@ def published(monkeypatch) -> list[tuple]:
     def record(task, *args, eta=None, owe=True):
         calls.append((task.name, args, eta))
 
-    monkeypatch.setattr(clock_services, "task_publish", record)
+    monkeypatch.setattr(steps, "task_publish", record)
     return calls
 
 

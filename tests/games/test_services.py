@@ -124,7 +124,7 @@ def test_stuck_limit_ends_a_game_with_no_moved_checker_as_a_tie(alice, bob, monk
     )
     game = match.games.get()
     # Force a pass: a roll the engine answers with no legal play counts as an idle roll.
-    monkeypatch.setattr("games.services.play.legal_plays", only_pass)
+    monkeypatch.setattr("games.services._steps.legal_plays", only_pass)
     game = services.dice_roll(game=game, player=game.white).game
     assert game.status == Game.Status.FINISHED and game.ended_by == Game.EndedBy.STUCK
     assert game.result_kind == "tie" and game.turns.get().moves == []
@@ -132,7 +132,7 @@ def test_stuck_limit_ends_a_game_with_no_moved_checker_as_a_tie(alice, bob, monk
 
 def test_a_tapa_tie_is_replayed_with_a_fresh_opening_roll(online_match, game):
     from games.engine import GameResult
-    from games.services.matches import game_finish
+    from games.services._steps import game_finish
 
     game = services.game_resign(game=game, player=game.black, kind="single").game
     second = online_match.games.get(number=2)

@@ -19,6 +19,7 @@ from config.celery_app import app as celery_app
 from games import services as games_services
 from games import tasks as games_tasks
 from games.models import Match
+from games.services import _steps as steps
 from games.services import clock as clock_services
 from tests.tournaments.factories import PlayerFactory, UserFactory
 from tests.tournaments.worker import (
@@ -128,7 +129,7 @@ def test_the_worker_ends_a_match_on_time_with_no_request(worker):
 
 
 def test_the_sweep_ends_a_clock_whose_deadline_task_was_lost(worker, monkeypatch):
-    monkeypatch.setattr(clock_services, "_deadline_publish", lambda pk, deadline: None)
+    monkeypatch.setattr(steps, "deadline_publish", lambda pk, deadline: None)
     match = clocked_match()
     wait_until(
         lambda: Match.objects.get(pk=match.pk).clock_deadline < clock_services.clock.now(),

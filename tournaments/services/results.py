@@ -17,7 +17,6 @@ from games import services as games_services
 from games.engine import InvalidScoreError, Options, final_score_winner
 from games.models import Game, Match, ResultReport
 from games.selectors import User
-from games.services.ratings import ratings_enqueue
 from tournaments.draw import brackets
 from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services import formats
@@ -144,6 +143,7 @@ def result_correct(
         if row.match is not None:
             games_services.match_correct(
                 match=row.match,
+                user=user,
                 winner=winner.player,
                 score_one=row.score_one,
                 score_two=row.score_two,
@@ -157,7 +157,6 @@ def result_correct(
             result=(list(before), [row.winner_id, row.score_one, row.score_two]),
         )
         standings_enqueue(tournament)
-        ratings_enqueue()
     return row
 
 
