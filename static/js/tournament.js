@@ -102,8 +102,9 @@
   // A section is "overflow-right" while its bracket hides more to the right, "overflow-left"
   // once scrolled away from the start (the stylesheet draws the cues).
   function markOverflow() {
-    root.querySelectorAll(".bracket-section").forEach(function (section) {
-      var bracket = section.querySelector(".bracket");
+    // A bracket's section, and a standings table wider than the screen (its tie-break columns).
+    root.querySelectorAll(".bracket-section, .scroll-cue").forEach(function (section) {
+      var bracket = section.querySelector(".bracket, .table-scroll");
       if (!bracket) return;
       var hidden = bracket.scrollWidth - bracket.clientWidth;
       section.classList.toggle("overflow-left", hidden > 1 && bracket.scrollLeft > 1);
