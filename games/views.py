@@ -260,9 +260,13 @@ def _board_play(game: Game, graph: StepGraph, plays: list[Outcome]) -> dict[str,
             "pick": _("Click or tap a checker that may move."),
             "drop": _("Now click or tap where it goes (the lit points), or another checker."),
             "stuck": _("That checker cannot move now. Click or tap one that may."),
-            "opponent": _("That is your opponent's checker. Click or tap one of yours that may move."),
+            "opponent": _(
+                "That is your opponent's checker. Click or tap one of yours that may move."
+            ),
             "empty": _("You have no checker there. Click or tap one of yours that may move."),
-            "closed": _("That checker cannot go there with these dice: the lit points show where it may."),
+            "closed": _(
+                "That checker cannot go there with these dice: the lit points show where it may."
+            ),
             "complete": _("Your play: %(moves)s. Submit it, or undo."),
             "ends": _("This play ends the game."),
             "completed": _(
