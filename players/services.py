@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from auditlog.models import LogEntry
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -216,3 +217,19 @@ def _code_hash(code: str) -> str:
     random bits, so a plain hash is as good as a slow one against a stolen table."""
     typed = "".join(code.split()).replace("-", "").upper()
     return hashlib.sha256(typed.encode()).hexdigest()
+
+
+# --- the language of an account -----------------------------------------------------------------
+
+
+def player_language_set(*, user: User, language: str) -> bool:
+    """Remember ``language`` (a code of settings.LANGUAGES) as the language of ``user``'s pages,
+    on the user's player; a user without a player, or signed out, has nowhere to keep it.
+    Returns whether it was stored."""
+    if language not in dict(settings.LANGUAGES):
+        raise InvalidRequestError(f"unknown language {language!r}")
+    if not getattr(user, "is_authenticated", False):
+        return False
+    with transaction.atomic():
+        stored = Player.objects.filter(user=account(user)).update(language=language)
+    return stored > 0
