@@ -13,6 +13,7 @@ from auditlog.models import LogEntry
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from players import selectors
@@ -158,7 +159,7 @@ def claim_code_create(*, user: User, player: Player) -> IssuedClaimCode:
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.user_id is not None:
-            raise ConflictError(f"player {player.pk} already has an account")
+            raise ConflictError(gettext("player %(id)s already has an account") % {"id": player.pk})
         if not selectors.organises_player(user, player):
             raise NotAllowedError(
                 f"only staff, whoever entered player {player.pk}, and the organisers of a "
@@ -187,27 +188,29 @@ def player_claim(*, user: User, code: str) -> Player:
     and the code is used up. Decision: a wrong or expired code is a 400 that does not say which;
     a user with a player, or a player with an account, is a 409 (docs/decisions.md D31)."""
     if not getattr(user, "is_authenticated", False):
-        raise NotAllowedError("log in to claim a player")
+        raise NotAllowedError(gettext("log in to claim a player"))
     with transaction.atomic():
         own = selectors.player_for(user)
         if own is not None:
-            raise ConflictError(f"you already have a player: player {own.pk}")
+            raise ConflictError(
+                gettext("you already have a player: player %(id)s") % {"id": own.pk}
+            )
         claim = (
             ClaimCode.objects.select_for_update()
             .filter(code_hash=_code_hash(code), expires_at__gt=timezone.now())
             .first()
         )
         if claim is None:
-            raise InvalidRequestError("the claim code is wrong or has expired")
+            raise InvalidRequestError(gettext("the claim code is wrong or has expired"))
         player = Player.objects.select_for_update().get(pk=claim.player_id)
         if player.user_id is not None:
-            raise ConflictError(f"player {player.pk} already has an account")
+            raise ConflictError(gettext("player %(id)s already has an account") % {"id": player.pk})
         player.user = account(user)
         try:
             with transaction.atomic():  # a concurrent claim by the same user: 409, not a 500
                 player.save(update_fields=["user"])
         except IntegrityError:
-            raise ConflictError("you already have a player") from None
+            raise ConflictError(gettext("you already have a player")) from None
         ClaimCode.objects.filter(player=player).delete()
     return player
 

@@ -7,6 +7,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from common.errors import InvalidRequestError
 from players import services
@@ -89,3 +90,25 @@ def test_an_unknown_language_is_neither_set_nor_stored(vesna):
     assert vesna.language == ""
     with pytest.raises(InvalidRequestError):
         services.player_language_set(user=vesna.user, language="xx")
+
+
+@pytest.mark.parametrize(
+    ("language", "detail"),
+    [
+        ("en", "the claim code is wrong or has expired"),
+        ("mk", "кодот за преземање е погрешен или истечен"),
+        ("bg", "кодът за поемане е грешен или е изтекъл"),
+        ("el", "ο κωδικός διεκδίκησης είναι λάθος ή έχει λήξει"),
+        ("tr", "sahiplenme kodu yanlış ya da süresi dolmuş"),
+    ],
+)
+def test_the_api_s_messages_to_players_speak_the_request_s_language(vesna, language, detail):
+    client = APIClient()
+    client.force_authenticate(UserFactory(username="newcomer"))
+    response = client.post(
+        reverse("players:player-claim"),
+        {"code": "ABCD-EFGH-JKLM-NPQR"},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert response.status_code == 400 and response.json() == {"detail": detail}
