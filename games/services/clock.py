@@ -140,9 +140,9 @@ def time_out_message(match: Match | int) -> str:
     pk = match if isinstance(match, int) else match.pk
     row = Match.objects.select_related("player_one", "player_two").get(pk=pk)
     if row.ended_by != Match.EndedBy.TIME or row.winner_id is None:
-        return f"the match is over ({row.status})"
+        return gettext("the match is over (%(status)s)") % {"status": row.status}
     loser = row.player_two if row.winner_id == row.player_one_id else row.player_one
-    return f"the match is over: {loser.display_name} ran out of time"
+    return gettext("the match is over: %(name)s ran out of time") % {"name": loser.display_name}
 
 
 def clocks_sweep() -> int:
