@@ -11,6 +11,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config.views import LoginView, TokenView, favicon, healthz
 from games.urls import urlpatterns as games_web_urlpatterns
+from players import views as player_views
 from tournaments.urls import home_urlpatterns
 
 docs_view = csp_update({"style-src": ["'unsafe-inline'"]})(
@@ -36,7 +37,9 @@ urlpatterns = [
     path("api/v1/", include("tournaments.api.urls", namespace="tournaments")),
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The language switch of the pages' footer: Django's view, which also stores the choice on
+    # a signed-in player's account (players.views.set_language).
+    path("i18n/setlang/", player_views.set_language, name="set_language"),
     path("tournaments/", include("tournaments.urls", namespace="tournaments_web")),
     path("players/", include("players.urls", namespace="players_web")),
     path("", include(([*home_urlpatterns, *games_web_urlpatterns], "web"))),

@@ -42,6 +42,10 @@ class Player(models.Model):
     # (the sum of the lengths of the rated matches played).
     rating = models.FloatField(default=1500.0)
     rating_games = models.PositiveIntegerField(default=0)
+    # The language of the pages for the player's account, one of settings.LANGUAGES, stored when
+    # the player switches it (players.views.set_language) and put back in the language cookie at
+    # each log-in (players.signals); "" until then: the browser's language is used.
+    language = models.CharField(max_length=10, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     # Who entered the player (an organiser through the API, or staff in the admin); null for
     # players from before this was recorded and for those created by a command.

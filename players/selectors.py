@@ -7,6 +7,7 @@ from collections.abc import Callable
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as AuthUser
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 
 from common.errors import NotAllowedError
 from players.models import Club, Player
@@ -30,7 +31,7 @@ def account(user: User) -> AuthUser:
     """``user`` as the account a row records (created_by, reporter, organiser...): services
     record it only once they have let ``user`` act, which an anonymous user never may."""
     if isinstance(user, AnonymousUser):
-        raise NotAllowedError("log in first")
+        raise NotAllowedError(gettext("log in first"))
     return user
 
 

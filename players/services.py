@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from auditlog.models import LogEntry
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from players import selectors
@@ -157,7 +159,7 @@ def claim_code_create(*, user: User, player: Player) -> IssuedClaimCode:
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.user_id is not None:
-            raise ConflictError(f"player {player.pk} already has an account")
+            raise ConflictError(gettext("player %(id)s already has an account") % {"id": player.pk})
         if not selectors.organises_player(user, player):
             raise NotAllowedError(
                 f"only staff, whoever entered player {player.pk}, and the organisers of a "
@@ -186,27 +188,29 @@ def player_claim(*, user: User, code: str) -> Player:
     and the code is used up. Decision: a wrong or expired code is a 400 that does not say which;
     a user with a player, or a player with an account, is a 409 (docs/decisions.md D31)."""
     if not getattr(user, "is_authenticated", False):
-        raise NotAllowedError("log in to claim a player")
+        raise NotAllowedError(gettext("log in to claim a player"))
     with transaction.atomic():
         own = selectors.player_for(user)
         if own is not None:
-            raise ConflictError(f"you already have a player: player {own.pk}")
+            raise ConflictError(
+                gettext("you already have a player: player %(id)s") % {"id": own.pk}
+            )
         claim = (
             ClaimCode.objects.select_for_update()
             .filter(code_hash=_code_hash(code), expires_at__gt=timezone.now())
             .first()
         )
         if claim is None:
-            raise InvalidRequestError("the claim code is wrong or has expired")
+            raise InvalidRequestError(gettext("the claim code is wrong or has expired"))
         player = Player.objects.select_for_update().get(pk=claim.player_id)
         if player.user_id is not None:
-            raise ConflictError(f"player {player.pk} already has an account")
+            raise ConflictError(gettext("player %(id)s already has an account") % {"id": player.pk})
         player.user = account(user)
         try:
             with transaction.atomic():  # a concurrent claim by the same user: 409, not a 500
                 player.save(update_fields=["user"])
         except IntegrityError:
-            raise ConflictError("you already have a player") from None
+            raise ConflictError(gettext("you already have a player")) from None
         ClaimCode.objects.filter(player=player).delete()
     return player
 
@@ -216,3 +220,19 @@ def _code_hash(code: str) -> str:
     random bits, so a plain hash is as good as a slow one against a stolen table."""
     typed = "".join(code.split()).replace("-", "").upper()
     return hashlib.sha256(typed.encode()).hexdigest()
+
+
+# --- the language of an account -----------------------------------------------------------------
+
+
+def player_language_set(*, user: User, language: str) -> bool:
+    """Remember ``language`` (a code of settings.LANGUAGES) as the language of ``user``'s pages,
+    on the user's player; a user without a player, or signed out, has nowhere to keep it.
+    Returns whether it was stored."""
+    if language not in dict(settings.LANGUAGES):
+        raise InvalidRequestError(f"unknown language {language!r}")
+    if not getattr(user, "is_authenticated", False):
+        return False
+    with transaction.atomic():
+        stored = Player.objects.filter(user=account(user)).update(language=language)
+    return stored > 0

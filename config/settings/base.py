@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The language stored on an account goes into the language cookie at log-in (players.signals).
+    "players.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -158,7 +160,15 @@ AUTH_PASSWORD_VALIDATORS = [
 # Internationalization and time
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("mk", "Македонски")]
+# The pages' languages, each under its own name (the footer's switch); the catalogues are in
+# locale/ (docs/translations.md).
+LANGUAGES = [
+    ("en", "English"),
+    ("mk", "Македонски"),
+    ("bg", "Български"),
+    ("el", "Ελληνικά"),
+    ("tr", "Türkçe"),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

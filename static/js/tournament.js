@@ -174,7 +174,8 @@
     }).then(function (response) {
       if (response.ok) { window.location.assign(button.dataset.matchUrl); return null; }
       return response.json().catch(function () { return {}; }).then(function (data) {
-        throw new Error(data.detail || String(response.status));
+        var words = document.body.dataset.errorStatus || "Error %(status)s";
+        throw new Error(data.detail || words.replace("%(status)s", String(response.status)));
       });
     }).catch(function (problem) {
       button.disabled = false;

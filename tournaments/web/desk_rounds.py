@@ -131,7 +131,10 @@ def swiss_pairing(tournament: Tournament) -> dict[str, Any] | None:
     if tournament.status == Tournament.Status.FINISHED:
         return {**state, "message": _("The tournament is finished.")}
     if paired >= total:
-        return {**state, "message": _("All %(total)s rounds are paired.") % {"total": total}}
+        message = ngettext(
+            "The %(total)s round is paired.", "All %(total)s rounds are paired.", total
+        )
+        return {**state, "message": message % {"total": total}}
     unfinished = list(
         tournament.matches.filter(round=paired)
         .exclude(status__in=selectors.SETTLED_STATUSES)
