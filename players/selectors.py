@@ -118,9 +118,11 @@ def claim_code_from_nonce(nonce: str) -> str:
 
 
 def claim_code_hash(code: str) -> str:
-    """SHA-256 of the code as typed, without dashes or spaces and in capitals. The code is 80
-    random bits, so a plain hash is as good as a slow one against a stolen table."""
-    typed = "".join(code.split()).replace("-", "").upper()
+    """SHA-256 of the code as typed, without dashes or spaces and in capitals (an invitation
+    link pasted whole counts as its code). The code is 80 random bits, so a plain hash is as
+    good as a slow one against a stolen table."""
+    typed = "".join(code.split()).rstrip("/").rsplit("/", 1)[-1]
+    typed = typed.replace("-", "").upper()
     return hashlib.sha256(typed.encode()).hexdigest()
 
 

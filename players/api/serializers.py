@@ -95,4 +95,6 @@ class ClaimCodeSerializer(serializers.Serializer[Any]):
 
 
 class ClaimInputSerializer(StrictSerializer):
-    code = serializers.CharField(max_length=64, help_text='e.g. "K7QF-3MZD-9XWA-PLEH"')
+    code = serializers.CharField(
+        max_length=200, help_text='e.g. "K7QF-3MZD-9XWA-PLEH", or the invitation link with it'
+    )

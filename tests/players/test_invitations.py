@@ -209,10 +209,11 @@ def test_the_invitation_link_is_shown_again_only_while_it_is_good(ilija, invite,
     assert selectors.invitation_code(ilija) is None
 
 
-def test_the_claim_page_takes_the_invitations_code(ilija, invite, client_for, stranger):
-    code = invite(ilija).split("/")[2]
+def test_the_claim_page_takes_the_invitations_link(ilija, invite, client_for, stranger):
+    path = invite(ilija)
+    code = path.split("/")[2]
     response = client_for(stranger).post(
-        reverse("players:player-claim"), {"code": code}, format="json"
+        reverse("players:player-claim"), {"code": "https://tabla.example.org" + path}, format="json"
     )
     assert response.status_code == 200
     assert Client().get(reverse("join", args=[code])).status_code == 404
