@@ -4,10 +4,12 @@ passwords refused; limited per address; a taken e-mail address not told), the pa
 the account page, and the header's links."""
 
 import re
+import runpy
 
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
+from django.core.management.utils import get_random_secret_key
 from django.test import Client
 from django.urls import reverse
 
@@ -218,3 +220,40 @@ def test_a_user_without_a_player_edits_the_email_only():
 def test_the_account_page_needs_a_login():
     response = Client().get(reverse("account"))
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+
+
+# --- mail in production -------------------------------------------------------------------------
+
+
+def production_settings(monkeypatch, **env: str) -> dict:
+    """config.settings.production run afresh with a valid environment plus ``env``."""
+    base = {
+        "SECRET_KEY": get_random_secret_key(),
+        "DATABASE_URL": "postgres://tabla:secret@127.0.0.1:5432/tabla",
+        "ALLOWED_HOSTS": "tabla.example.org",
+    }
+    for name in ["EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS", "DEFAULT_FROM_EMAIL"]:
+        monkeypatch.delenv(name, raising=False)
+    for name, value in {**base, **env}.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_module("config.settings.production")
+
+
+def test_production_sends_mail_through_the_smtp_server_of_the_environment(monkeypatch):
+    configured = production_settings(
+        monkeypatch,
+        EMAIL_HOST="smtp.example.org",
+        EMAIL_PORT="465",
+        EMAIL_HOST_USER="tabla",
+        EMAIL_HOST_PASSWORD="secret",
+        EMAIL_USE_TLS="0",
+        DEFAULT_FROM_EMAIL="Tabla <noreply@tabla.example.org>",
+    )
+    assert configured["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert (configured["EMAIL_HOST"], configured["EMAIL_PORT"]) == ("smtp.example.org", 465)
+    assert (configured["EMAIL_HOST_USER"], configured["EMAIL_HOST_PASSWORD"]) == ("tabla", "secret")
+    assert configured["EMAIL_USE_TLS"] is False
+    assert configured["DEFAULT_FROM_EMAIL"] == "Tabla <noreply@tabla.example.org>"
+    unset = production_settings(monkeypatch)
+    assert unset["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+    assert unset["EMAIL_USE_TLS"] is True and unset["EMAIL_PORT"] == 587
