@@ -85,8 +85,10 @@ def signup(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         try:
             player = _sign_up(request, form)
-        except (ConflictError, InvalidRequestError):
+        except ConflictError:  # taken between the form's check and the insert
             form.add_error("username", _("A user with that username already exists."))
+        except InvalidRequestError:
+            form.add_error("display_name", _("The display name is empty."))
         else:
             return HttpResponseRedirect(next_url or reverse("web:player", args=[player.pk]))
     return render(request, template, {"form": form, "next": next_url})
