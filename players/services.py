@@ -14,6 +14,7 @@ from auditlog.models import LogEntry
 from django.contrib.auth.models import User as AuthUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from players import selectors
@@ -187,7 +188,7 @@ def player_claim(*, user: User, code: str) -> Player:
     account, is a 409 (docs/decisions.md D31). The use is an entry in the audit log on the
     player, under ``user`` (D87)."""
     if not getattr(user, "is_authenticated", False):
-        raise NotAllowedError("log in to claim a player")
+        raise NotAllowedError(gettext("log in to claim a player"))
     with transaction.atomic():
         return _claim(account(user), code)
 
@@ -195,23 +196,23 @@ def player_claim(*, user: User, code: str) -> Player:
 def _claim(user: AuthUser, code: str) -> Player:
     own = Player.objects.filter(user=user).first()
     if own is not None:
-        raise ConflictError(f"you already have a player: player {own.pk}")
+        raise ConflictError(gettext("you already have a player: player %(id)s") % {"id": own.pk})
     claim = (
         ClaimCode.objects.select_for_update()
         .filter(code_hash=selectors.claim_code_hash(code), expires_at__gt=timezone.now())
         .first()
     )
     if claim is None:
-        raise InvalidRequestError("the claim code is wrong or has expired")
+        raise InvalidRequestError(gettext("the claim code is wrong or has expired"))
     player = Player.objects.select_for_update().get(pk=claim.player_id)
     if player.user_id is not None:
-        raise ConflictError(f"player {player.pk} already has an account")
+        raise ConflictError(gettext("player %(id)s already has an account") % {"id": player.pk})
     player.user = user
     try:
         with transaction.atomic():  # a concurrent claim by the same user: 409, not a 500
             player.save(update_fields=["user"])
     except IntegrityError:
-        raise ConflictError("you already have a player") from None
+        raise ConflictError(gettext("you already have a player")) from None
     LogEntry.objects.log_create(
         player,
         force_log=True,
@@ -254,12 +255,12 @@ def account_sign_up(*, sign_up: SignUp, invitation: str = "") -> Player:
                     username=sign_up.username, email=sign_up.email, password=sign_up.password
                 )
         except IntegrityError:
-            raise ConflictError("that username is taken") from None
+            raise ConflictError(gettext("that username is taken")) from None
         if invitation:
             return _claim(user, invitation)
         name = " ".join(sign_up.display_name.split())
         if not name:
-            raise InvalidRequestError("the display name is empty")
+            raise InvalidRequestError(gettext("the display name is empty"))
         return Player.objects.create(user=user, display_name=name)
 
 
@@ -276,7 +277,7 @@ def account_update(
         if player is not None and display_name is not None:
             name = " ".join(display_name.split())
             if not name:
-                raise InvalidRequestError("the display name is empty")
+                raise InvalidRequestError(gettext("the display name is empty"))
             player.display_name = name
             player.club = club
             player.save(update_fields=["display_name", "club"])
