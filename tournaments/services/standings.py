@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from celery import current_app
 from django.db import transaction
 
 from tournaments import brackets
@@ -19,6 +20,7 @@ from tournaments.standings import (
 )
 
 MatchStatus = TournamentMatch.Status
+STANDINGS_TASK = "tournaments.tasks.standings_recompute"
 STAT_FIELDS = (
     "played",
     "match_wins",
@@ -35,6 +37,49 @@ STAT_FIELDS = (
     "byes",
     "forfeits",
 )
+
+
+def bracket_load(
+    tournament: Tournament, stage: str
+) -> tuple[brackets.Bracket, dict[int, int], list[TournamentMatch]]:
+    """The stored bracket of ``stage`` as the pure dataclasses, its seeding and its rows."""
+    rows = list(tournament.matches.filter(stage=stage).order_by("id"))
+    stored = tournament.brackets[stage]
+    seeding = {int(number): entry for number, entry in stored["seeds"].items()}
+    matches = tuple(
+        brackets.BracketMatch(
+            key=row.key,
+            section=brackets.Section(row.section),
+            round=row.round,
+            index=row.index,
+            sources=(brackets.parse_source(row.sources[0]), brackets.parse_source(row.sources[1])),
+            match_length=row.match_length,
+        )
+        for row in rows
+    )
+    return brackets.Bracket(stored["format"], len(seeding), matches), seeding, rows
+
+
+def bracket_results(rows: list[TournamentMatch]) -> dict[str, int]:
+    return {
+        row.key: row.winner_id
+        for row in rows
+        if row.status == MatchStatus.DONE and row.winner_id is not None
+    }
+
+
+def bracket_states(
+    tournament: Tournament,
+    stage: str,
+    override: dict[str, int] | None = None,
+    *,
+    strict: bool = True,
+) -> tuple[dict[str, brackets.SlotState], brackets.Bracket, list[TournamentMatch]]:
+    """Every slot of ``stage`` resolved from the stored results, with ``override`` in place of
+    some; ``strict`` False leaves out a stored result the override makes impossible."""
+    bracket, seeding, rows = bracket_load(tournament, stage)
+    results = {**bracket_results(rows), **(override or {})}
+    return brackets.resolve(bracket, seeding, results, strict=strict), bracket, rows
 
 
 def match_results(tournament: Tournament, rows: list[TournamentMatch]) -> list[MatchResult]:
@@ -109,8 +154,6 @@ def bracket_standings(tournament: Tournament, stage: str) -> list[StandingRow]:
     """Statistics of every bracket entrant, ranked by the round they reached: the places they
     share (rank 5, rank_last 8 for the quarter-final losers of 8; None while undecided), and
     within them by seed, never by a tie-break (docs/decisions.md D33)."""
-    from tournaments.services.formats import bracket_states
-
     states, bracket, rows = bracket_states(tournament, stage)
     places = brackets.placing_ranges(bracket, states)
     players = sorted(set(tournament.brackets[stage]["seeds"].values()))
@@ -122,8 +165,6 @@ def consolation_standings(tournament: Tournament) -> list[StandingRow]:
     """The consolation flight's own table: everyone who entered it, with the statistics of
     their consolation matches, ranked by the flight's placings (its winner 1st, the runner-up
     2nd, ...; None while undecided). The main table keeps ranking everyone by the main draw."""
-    from tournaments.services.formats import bracket_states
-
     states, bracket, rows = bracket_states(tournament, Stage.MAIN)
     side = [row for row in rows if row.section == brackets.Section.CONSOLATION]
     players = sorted({p for row in side for p in (row.entry_one_id, row.entry_two_id) if p})
@@ -168,21 +209,45 @@ def standings_recompute(*, tournament: Tournament) -> list[Standing]:
                 tables[section] = section_standings(tournament, section)
             if Stage.KNOCKOUT in tournament.brackets:
                 tables[Stage.KNOCKOUT] = bracket_standings(tournament, Stage.KNOCKOUT)
-        Standing.objects.filter(tournament=tournament).delete()
+        return _standings_store(tournament, tables)
+
+
+def _standings_store(
+    tournament: Tournament, tables: dict[str, list[StandingRow]]
+) -> list[Standing]:
+    """Store ``tables`` over the stored rows, writing only what changed: the rows whose place
+    or statistics differ in one UPDATE, new ones in one INSERT, and those no longer in a table
+    deleted (docs/decisions.md D74). A result changes a few rows of a bracket's table, not all."""
+    stored = {
+        (row.section, row.entry_id): row for row in Standing.objects.filter(tournament=tournament)
+    }
+    fields = ["rank", "rank_last", *STAT_FIELDS]
+    result, changed, new = [], [], []
+    for section, rows in tables.items():
+        for row in rows:
+            values = {"rank": row.rank, "rank_last": row.rank_last}
+            values.update((name, getattr(row, name)) for name in STAT_FIELDS)
+            standing = stored.pop((section, row.player), None)
+            if standing is None:
+                standing = Standing(
+                    tournament=tournament, section=section, entry_id=row.player, **values
+                )
+                new.append(standing)
+            elif any(getattr(standing, name) != value for name, value in values.items()):
+                for name, value in values.items():
+                    setattr(standing, name, value)
+                changed.append(standing)
+            result.append(standing)
+    if stored:
+        Standing.objects.filter(pk__in=[row.pk for row in stored.values()]).delete()
+    if changed:
+        Standing.objects.bulk_update(changed, fields)
+    if new:
+        Standing.objects.bulk_create(new)
+    if stored or changed or new:
         # Stored in bulk, which sends no signal: the page's listeners are told here.
         tournament_changed(tournament_id=tournament.pk, kind="standings")
-        return Standing.objects.bulk_create(
-            Standing(
-                tournament=tournament,
-                section=section,
-                entry_id=row.player,
-                rank=row.rank,
-                rank_last=row.rank_last,
-                **{name: getattr(row, name) for name in STAT_FIELDS},
-            )
-            for section, rows in tables.items()
-            for row in rows
-        )
+    return result
 
 
 def standings_recompute_all() -> int:
@@ -203,6 +268,6 @@ def standings_enqueue(tournament: Tournament) -> None:
     request that committed its write still answers at once, and the task is owed
     (games.services.owed): run when the broker is back."""
     from games.services.owed import task_enqueue_on_commit
-    from tournaments.tasks import standings_recompute as standings_recompute_task
 
-    task_enqueue_on_commit(standings_recompute_task, tournament.pk)
+    # By name, through the Celery app: the task module imports these services, not the reverse.
+    task_enqueue_on_commit(current_app.tasks[STANDINGS_TASK], tournament.pk)
