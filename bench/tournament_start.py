@@ -177,7 +177,8 @@ def run_double(size: int, results: int) -> None:
         f"{f'double elimination of {size}: a result (median of {len(times)})':52} "
         f"{times[len(times) // 2]:8.3f} {cpus[len(cpus) // 2]:8.3f} {most:8,} (the most)"
     )
-    print(f"{f'double elimination of {size}: the slowest result':52} {times[-1]:8.3f} {cpus[-1]:8.3f}")
+    label = f"double elimination of {size}: the slowest result"
+    print(f"{label:52} {times[-1]:8.3f} {cpus[-1]:8.3f}")
 
 
 def run(size: int, swiss_size: int) -> None:

@@ -17,8 +17,7 @@ class TournamentsConfig(AppConfig):
         from games.exports.events import register_event_namer
         from games.organisers import register_organiser_check
         from players.selectors import register_player_organiser_check
-        from tournaments import push, receivers  # noqa: F401  (connect the receivers)
-        from tournaments import tasks  # noqa: F401  (the services enqueue them by name)
+        from tournaments import push, receivers, tasks  # noqa: F401  (receivers; tasks by name)
         from tournaments.models import Entry, Round, Tournament, TournamentMatch
         from tournaments.selectors import (
             match_event_and_round,
