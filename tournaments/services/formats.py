@@ -339,7 +339,8 @@ def swiss_round_pair(
         check_status(tournament, Tournament.Status.RUNNING)
         round_ = _swiss_pair(tournament, user, deadline)
         tournament.save()
-        standings_enqueue(tournament)  # a bye counts at once
+        if tournament.matches.filter(round=round_.number, status=MatchStatus.BYE).exists():
+            standings_enqueue(tournament)  # a bye counts at once; the pairs change nothing
         audit(tournament, user, "pair_round", current_round=(round_.number - 1, round_.number))
     return round_
 
@@ -389,10 +390,14 @@ def _swiss_pair(tournament: Tournament, user: User, deadline: datetime | None = 
 
 
 def _swiss_players(tournament: Tournament) -> list[swiss.SwissPlayer]:
-    standing = {row.player: row for row in section_standings(tournament, brackets.Section.MAIN)}
+    rows = list(tournament.matches.all())  # a Swiss has one stage and one section
+    standing = {
+        row.player: row
+        for row in section_standings(tournament, brackets.Section.MAIN, Stage.MAIN, rows)
+    }
     opponents: dict[int, set[int]] = {}
     had_bye: set[int] = set()
-    for row in tournament.matches.all():
+    for row in rows:
         if row.entry_one_id is None:  # never in a Swiss round: it tells the type
             continue
         if row.entry_two_id is None:

@@ -134,11 +134,16 @@ def match_results(tournament: Tournament, rows: list[TournamentMatch]) -> list[M
 
 
 def section_standings(
-    tournament: Tournament, section: str, stage: str = Stage.MAIN
+    tournament: Tournament,
+    section: str,
+    stage: str = Stage.MAIN,
+    rows: list[TournamentMatch] | None = None,
 ) -> list[StandingRow]:
     """The live standings of one section (a group, or the whole field), in the organiser's
-    tie-break order; a tie for first place on every tie-break goes to the best seed (D28)."""
-    rows = list(tournament.matches.filter(stage=stage, section=section))
+    tie-break order; a tie for first place on every tie-break goes to the best seed (D28).
+    ``rows``: the section's matches, when the caller has read them already."""
+    if rows is None:
+        rows = list(tournament.matches.filter(stage=stage, section=section))
     players = sorted(
         {row.entry_one_id for row in rows if row.entry_one_id}
         | {row.entry_two_id for row in rows if row.entry_two_id}
