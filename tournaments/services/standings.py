@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any, Protocol
 
 from celery import current_app
 from django.db import transaction
@@ -39,11 +41,84 @@ STAT_FIELDS = (
 )
 
 
+class StoredMatch(Protocol):
+    """What the standings read of a stored match: a ``TournamentMatch``, or a ``LightMatch``."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def section(self) -> str: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def sources(self) -> Any: ...
+    @property
+    def match_length(self) -> int | None: ...
+    @property
+    def stage(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def entry_one_id(self) -> int | None: ...
+    @property
+    def entry_two_id(self) -> int | None: ...
+    @property
+    def winner_id(self) -> int | None: ...
+    @property
+    def score_one(self) -> int: ...
+    @property
+    def score_two(self) -> int: ...
+    @property
+    def games_one(self) -> int | None: ...
+    @property
+    def games_two(self) -> int | None: ...
+    @property
+    def is_forfeit(self) -> bool: ...
+    @property
+    def bye_points(self) -> float | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class LightMatch:
+    """A stored match's columns that the standings read, without a model instance: a bracket's
+    standings after each result read every row of it (docs/decisions.md D74)."""
+
+    key: str
+    section: str
+    round: int
+    index: int
+    sources: Any
+    match_length: int | None
+    stage: str
+    status: str
+    entry_one_id: int | None
+    entry_two_id: int | None
+    winner_id: int | None
+    score_one: int
+    score_two: int
+    games_one: int | None
+    games_two: int | None
+    is_forfeit: bool
+    bye_points: float | None
+
+
+LIGHT_FIELDS = [field.name for field in fields(LightMatch)]
+
+
 def bracket_load(
     tournament: Tournament, stage: str
 ) -> tuple[brackets.Bracket, dict[int, int], list[TournamentMatch]]:
     """The stored bracket of ``stage`` as the pure dataclasses, its seeding and its rows."""
     rows = list(tournament.matches.filter(stage=stage).order_by("id"))
+    bracket, seeding = _bracket_of(tournament, stage, rows)
+    return bracket, seeding, rows
+
+
+def _bracket_of(
+    tournament: Tournament, stage: str, rows: Sequence[StoredMatch]
+) -> tuple[brackets.Bracket, dict[int, int]]:
     stored = tournament.brackets[stage]
     seeding = {int(number): entry for number, entry in stored["seeds"].items()}
     matches = tuple(
@@ -57,10 +132,10 @@ def bracket_load(
         )
         for row in rows
     )
-    return brackets.Bracket(stored["format"], len(seeding), matches), seeding, rows
+    return brackets.Bracket(stored["format"], len(seeding), matches), seeding
 
 
-def bracket_results(rows: list[TournamentMatch]) -> dict[str, int]:
+def bracket_results(rows: Sequence[StoredMatch]) -> dict[str, int]:
     return {
         row.key: row.winner_id
         for row in rows
@@ -82,7 +157,21 @@ def bracket_states(
     return brackets.resolve(bracket, seeding, results, strict=strict), bracket, rows
 
 
-def match_results(tournament: Tournament, rows: list[TournamentMatch]) -> list[MatchResult]:
+def _bracket_read(
+    tournament: Tournament, stage: str
+) -> tuple[dict[str, brackets.SlotState], brackets.Bracket, list[LightMatch]]:
+    """``bracket_states`` for reading only: the rows as ``LightMatch``, in one query."""
+    rows = [
+        LightMatch(*values)
+        for values in tournament.matches.filter(stage=stage)
+        .order_by("id")
+        .values_list(*LIGHT_FIELDS)
+    ]
+    bracket, seeding = _bracket_of(tournament, stage, rows)
+    return brackets.resolve(bracket, seeding, bracket_results(rows)), bracket, rows
+
+
+def match_results(tournament: Tournament, rows: Sequence[StoredMatch]) -> list[MatchResult]:
     """Played matches and byes as the pure MatchResult; bracket byes (no opponent yet known)
     and unplayed matches are left out."""
     results = []
@@ -159,7 +248,7 @@ def bracket_standings(tournament: Tournament, stage: str) -> list[StandingRow]:
     """Statistics of every bracket entrant, ranked by the round they reached: the places they
     share (rank 5, rank_last 8 for the quarter-final losers of 8; None while undecided), and
     within them by seed, never by a tie-break (docs/decisions.md D33)."""
-    states, bracket, rows = bracket_states(tournament, stage)
+    states, bracket, rows = _bracket_read(tournament, stage)
     places = brackets.placing_ranges(bracket, states)
     players = sorted(set(tournament.brackets[stage]["seeds"].values()))
     stats = compute_standings(players, match_results(tournament, rows), DEFAULT_ORDER)
@@ -170,7 +259,7 @@ def consolation_standings(tournament: Tournament) -> list[StandingRow]:
     """The consolation flight's own table: everyone who entered it, with the statistics of
     their consolation matches, ranked by the flight's placings (its winner 1st, the runner-up
     2nd, ...; None while undecided). The main table keeps ranking everyone by the main draw."""
-    states, bracket, rows = bracket_states(tournament, Stage.MAIN)
+    states, bracket, rows = _bracket_read(tournament, Stage.MAIN)
     side = [row for row in rows if row.section == brackets.Section.CONSOLATION]
     players = sorted({p for row in side for p in (row.entry_one_id, row.entry_two_id) if p})
     places = brackets.placing_ranges(bracket, states, brackets.Section.CONSOLATION)
@@ -222,31 +311,48 @@ def _standings_store(
 ) -> list[Standing]:
     """Store ``tables`` over the stored rows, writing only what changed: the rows whose place
     or statistics differ in one UPDATE, new ones in one INSERT, and those no longer in a table
-    deleted (docs/decisions.md D74). A result changes a few rows of a bracket's table, not all."""
+    deleted (docs/decisions.md D74). A result changes a few rows of a bracket's table, not all.
+    When a table's new order would list players who share a rank in another order than their
+    ids do (the pages' order), every row is replaced instead, as before."""
+    columns = ["rank", "rank_last", *STAT_FIELDS]
     stored = {
-        (row.section, row.entry_id): row for row in Standing.objects.filter(tournament=tournament)
+        (section, entry): (pk, tuple(values))
+        for pk, section, entry, *values in Standing.objects.filter(
+            tournament=tournament
+        ).values_list("pk", "section", "entry_id", *columns)
     }
-    fields = ["rank", "rank_last", *STAT_FIELDS]
     result, changed, new = [], [], []
+    in_order = True  # pages list a shared rank by id: the ids must keep the tables' order
     for section, rows in tables.items():
+        last: dict[int | None, int | None] = {}  # the last id seen for each rank: None, new
         for row in rows:
-            values = {"rank": row.rank, "rank_last": row.rank_last}
-            values.update((name, getattr(row, name)) for name in STAT_FIELDS)
-            standing = stored.pop((section, row.player), None)
-            if standing is None:
-                standing = Standing(
-                    tournament=tournament, section=section, entry_id=row.player, **values
-                )
+            values = (row.rank, row.rank_last, *(getattr(row, name) for name in STAT_FIELDS))
+            pk, before = stored.pop((section, row.player), (None, None))
+            if row.rank in last:
+                previous = last[row.rank]
+                in_order &= pk is None or (previous is not None and previous < pk)
+            last[row.rank] = pk
+            standing = Standing(
+                pk=pk,
+                tournament=tournament,
+                section=section,
+                entry_id=row.player,
+                **dict(zip(columns, values, strict=True)),
+            )
+            if pk is None:
                 new.append(standing)
-            elif any(getattr(standing, name) != value for name, value in values.items()):
-                for name, value in values.items():
-                    setattr(standing, name, value)
+            elif before != values:
                 changed.append(standing)
             result.append(standing)
+    if not in_order:  # the full path: every row replaced, in the tables' order
+        Standing.objects.filter(tournament=tournament).delete()
+        for standing in result:
+            standing.pk = None
+        stored, changed, new = {}, [], result
     if stored:
-        Standing.objects.filter(pk__in=[row.pk for row in stored.values()]).delete()
+        Standing.objects.filter(pk__in=[pk for pk, _ in stored.values()]).delete()
     if changed:
-        Standing.objects.bulk_update(changed, fields)
+        Standing.objects.bulk_update(changed, columns)
     if new:
         Standing.objects.bulk_create(new)
     if stored or changed or new:
