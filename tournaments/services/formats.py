@@ -1,5 +1,7 @@
 """Drawing and advancing each format: load rows → build the pure dataclasses → call the pure
-function (tournaments.brackets, round_robin, swiss) → save what it returns."""
+function (tournaments.brackets, round_robin, swiss) → save what it returns. The use-case is
+``swiss_round_pair``; the steps with a leading underscore run inside the transaction of a
+use-case of this package (``lifecycle``, ``results``) and are called from nowhere else."""
 
 from __future__ import annotations
 

@@ -285,7 +285,7 @@ def _ranked(
     )
 
 
-def standings_recompute(*, tournament: Tournament) -> list[Standing]:
+def standings_recompute(*, tournament: Tournament) -> StandingsStored:
     """Recompute and store every standings table of ``tournament``. Idempotent: the tournament
     row is locked and the stored rows are replaced, so concurrent runs simply follow each other."""
     with transaction.atomic():
@@ -306,9 +306,18 @@ def standings_recompute(*, tournament: Tournament) -> list[Standing]:
         return _standings_store(tournament, tables)
 
 
+@dataclass(frozen=True)
+class StandingsStored:
+    """What ``standings_recompute`` wrote: rows created, updated and deleted."""
+
+    created: int
+    updated: int
+    deleted: int
+
+
 def _standings_store(
     tournament: Tournament, tables: dict[str, list[StandingRow]]
-) -> list[Standing]:
+) -> StandingsStored:
     """Store ``tables`` over the stored rows, writing only what changed: the rows whose place
     or statistics differ in one UPDATE, new ones in one INSERT, and those no longer in a table
     deleted (docs/decisions.md D74). A result changes a few rows of a bracket's table, not all.
@@ -321,44 +330,58 @@ def _standings_store(
             tournament=tournament
         ).values_list("pk", "section", "entry_id", *columns)
     }
-    result, changed, new = [], [], []
+    every: list[tuple[str, int, int | None, tuple[Any, ...]]] = []
+    moved: set[str] = set()  # the columns that changed in a stored row
     in_order = True  # pages list a shared rank by id: the ids must keep the tables' order
     for section, rows in tables.items():
         last: dict[int | None, int | None] = {}  # the last id seen for each rank: None, new
         for row in rows:
-            values = (row.rank, row.rank_last, *(getattr(row, name) for name in STAT_FIELDS))
+            values = _values(row)
             pk, before = stored.pop((section, row.player), (None, None))
             if row.rank in last:
                 previous = last[row.rank]
                 in_order &= pk is None or (previous is not None and previous < pk)
             last[row.rank] = pk
-            standing = Standing(
-                pk=pk,
-                tournament=tournament,
-                section=section,
-                entry_id=row.player,
-                **dict(zip(columns, values, strict=True)),
-            )
-            if pk is None:
-                new.append(standing)
-            elif before != values:
-                changed.append(standing)
-            result.append(standing)
+            if before != values:
+                every.append((section, row.player, pk, values))
+                if before is not None:
+                    moved.update(
+                        c for c, a, b in zip(columns, before, values, strict=True) if a != b
+                    )
+    gone = [pk for pk, _ in stored.values()]
     if not in_order:  # the full path: every row replaced, in the tables' order
+        gone = []
         Standing.objects.filter(tournament=tournament).delete()
-        for standing in result:
-            standing.pk = None
-        stored, changed, new = {}, [], result
-    if stored:
-        Standing.objects.filter(pk__in=[pk for pk, _ in stored.values()]).delete()
+        every = [
+            (section, row.player, None, _values(row))
+            for section, rows in tables.items()
+            for row in rows
+        ]
+    changed: list[Standing] = []
+    new: list[Standing] = []
+    for section, entry, pk, values in every:
+        standing = Standing(
+            pk=pk,
+            tournament=tournament,
+            section=section,
+            entry_id=entry,
+            **dict(zip(columns, values, strict=True)),
+        )
+        (new if pk is None else changed).append(standing)
+    if gone:
+        Standing.objects.filter(pk__in=gone).delete()
     if changed:
-        Standing.objects.bulk_update(changed, columns)
+        Standing.objects.bulk_update(changed, [c for c in columns if c in moved])
     if new:
         Standing.objects.bulk_create(new)
-    if stored or changed or new:
+    if gone or changed or new:
         # Stored in bulk, which sends no signal: the page's listeners are told here.
         tournament_changed(tournament_id=tournament.pk, kind="standings")
-    return result
+    return StandingsStored(created=len(new), updated=len(changed), deleted=len(gone))
+
+
+def _values(row: StandingRow) -> tuple[Any, ...]:
+    return (row.rank, row.rank_last, *(getattr(row, name) for name in STAT_FIELDS))
 
 
 def standings_recompute_all() -> int:
