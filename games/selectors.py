@@ -277,7 +277,7 @@ def matches_awaiting(player: Player) -> list[Awaiting]:
         Q(match__player_one=player) | Q(match__player_two=player),
         status=ResultReport.Status.PENDING,
         match__status=Match.Status.IN_PROGRESS,
-    ).exclude(reporter_id=player.user_id):
+    ).exclude(reporter_id=player.user_id).exclude(reported_with__player=player):
         waiting.append(Awaiting(report.match, "confirm_result", report=report))
     return sorted(waiting, key=lambda item: item.match.pk)
 

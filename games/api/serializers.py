@@ -580,7 +580,10 @@ class ResultReportSerializer(serializers.ModelSerializer[ResultReport]):
         "reported (the organiser's report counts at once)"
     )
     reporter_username = serializers.CharField(
-        source="reporter.username", read_only=True, help_text="the account that reported"
+        source="reporter.username",
+        read_only=True,
+        allow_null=True,
+        help_text="the account that reported; null when reported with a slip's code",
     )
 
     class Meta:
@@ -614,6 +617,10 @@ class ResultReportSerializer(serializers.ModelSerializer[ResultReport]):
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_reporter(self, report: ResultReport) -> int | None:
+        if report.reported_with is not None:  # reported with a slip's code: its player
+            return report.reported_with.player_id
+        if report.reporter is None:
+            return None
         try:
             return report.reporter.player.pk
         except Player.DoesNotExist:  # the reporter has no player record

@@ -22,6 +22,13 @@ from games.services.play import (
     game_resign,
     play_submit,
 )
+from games.services.report_codes import (
+    Slip,
+    report_codes_issue,
+    result_confirm_by_code,
+    result_dispute_by_code,
+    result_report_by_code,
+)
 from games.services.results import (
     result_confirm,
     result_dispute,
@@ -30,6 +37,7 @@ from games.services.results import (
 )
 
 __all__ = [
+    "Slip",
     "check_decider",
     "cube_double",
     "cube_drop",
@@ -50,6 +58,10 @@ __all__ = [
     "match_start",
     "matches_create_many",
     "play_submit",
+    "report_codes_issue",
+    "result_confirm_by_code",
+    "result_dispute_by_code",
+    "result_report_by_code",
     "result_confirm",
     "result_dispute",
     "result_override",
