@@ -63,9 +63,7 @@ def code_open(typed: str) -> MatchReportCode | None:
 def open_report(match: Match) -> ResultReport | None:
     """The match's report waiting for an answer or for the desk (at most one is open)."""
     return (
-        match.reports.filter(
-            status__in=(ResultReport.Status.PENDING, ResultReport.Status.DISPUTED)
-        )
+        match.reports.filter(status__in=(ResultReport.Status.PENDING, ResultReport.Status.DISPUTED))
         .select_related("reported_with__player", "reporter")
         .order_by("-id")
         .first()

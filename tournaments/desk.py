@@ -11,10 +11,14 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from common.numbers import ascii_int
+from games.report_codes import code_shown
+from games.services import Slip, report_codes_issue
 from tournaments import desk_round_selectors, desk_selectors, desk_settings, selectors
 from tournaments.models import Stage, Tournament, TournamentMatch
 
@@ -73,13 +77,44 @@ def round_print(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     sheet = desk_round_selectors.round_sheet(tournament, _stage(request), number)
     if sheet is None:
         raise Http404(f"there is no round {number} to print")
+    slips = [t for t in sheet["tables"] if t["status"] == TournamentMatch.Status.READY]
+    _slip_codes(request, tournament, sheet, slips)
     context = {
         "tournament": tournament,
         "sheet": sheet,
-        "slips": [t for t in sheet["tables"] if t["status"] == TournamentMatch.Status.READY],
+        "slips": slips,
         "printed_at": timezone.now(),
+        "qr_on_pairings": request.GET.get("qr") == "1",
     }
     return render(request, "tournaments/desk/print_round.html", context)
+
+
+def _slip_codes(
+    request: HttpRequest, tournament: Tournament, sheet: dict[str, Any], slips: list[dict[str, Any]]
+) -> None:
+    """Give each slip's players their report code (made on the first print, the same on
+    reprints): ``code``, as printed, and ``path``, the page it opens (D83)."""
+    made = report_codes_issue(
+        user=request.user,
+        slips=[
+            Slip(
+                match_id=t["match_id"],
+                label=_("%(event)s · %(round)s · Table %(table)s")
+                % {"event": tournament.name, "round": sheet["label"], "table": t["table"]},
+            )
+            for t in slips
+            if t["match_id"] is not None
+        ],
+    )
+    by_player = {(code.match_id, code.player_id): code for code in made}
+    for table in slips:
+        for player in table["players"]:
+            code = by_player.get((table["match_id"], player["player"])) if player else None
+            if code is not None:
+                player["report_code"] = {
+                    "code": code_shown(code.code),
+                    "path": reverse("web:report-code", args=[code.code]),
+                }
 
 
 @require_safe

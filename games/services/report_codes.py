@@ -40,36 +40,38 @@ class Slip:
     """A match to print a slip for, and where it is played, as the slip says it (the code's
     page repeats it: "Club night · Round 2 · Table 3")."""
 
-    match: Match
+    match_id: int
     label: str = ""
 
 
 def report_codes_issue(*, user: User, slips: Sequence[Slip]) -> list[MatchReportCode]:
     """The two players' codes of each slip's match, made the first time it is printed and the
     same on every reprint (the label follows the latest print). Only for matches reported over
-    the board and in progress; only the match's organisers may print them."""
-    for slip in slips:
-        if not selectors.is_organiser(user, slip.match):
+    the board and in progress (others get none); only the match's organisers may print them."""
+    labels = {slip.match_id: slip.label[:200] for slip in slips}
+    matches = list(Match.objects.filter(pk__in=labels).order_by("pk"))
+    for match in matches:
+        if not selectors.is_organiser(user, match):
             raise NotAllowedError("only the match's organisers print its result slips")
     live = [
-        slip
-        for slip in slips
-        if slip.match.mode == Match.Mode.OVER_THE_BOARD
-        and slip.match.status == Match.Status.IN_PROGRESS
+        match
+        for match in matches
+        if match.mode == Match.Mode.OVER_THE_BOARD and match.status == Match.Status.IN_PROGRESS
     ]
     with transaction.atomic():
         existing = {
             (code.match_id, code.player_id): code
-            for code in MatchReportCode.objects.filter(match__in=[s.match for s in live])
+            for code in MatchReportCode.objects.filter(match__in=live)
         }
         codes = []
-        for slip in live:
-            for player_id in (slip.match.player_one_id, slip.match.player_two_id):
-                code = existing.get((slip.match.pk, player_id))
+        for match in live:
+            label = labels[match.pk]
+            for player_id in (match.player_one_id, match.player_two_id):
+                code = existing.get((match.pk, player_id))
                 if code is None:
-                    code = _code_create(slip.match, player_id, slip.label)
-                elif code.label != slip.label[:200]:
-                    code.label = slip.label[:200]
+                    code = _code_create(match, player_id, label)
+                elif code.label != label:
+                    code.label = label
                     code.save(update_fields=["label"])
                 codes.append(code)
     return codes
@@ -81,7 +83,7 @@ def _code_create(match: Match, player_id: int, label: str) -> MatchReportCode:
         try:
             with transaction.atomic():
                 return MatchReportCode.objects.create(
-                    match=match, player_id=player_id, code=code_new(), label=label[:200]
+                    match=match, player_id=player_id, code=code_new(), label=label
                 )
         except IntegrityError:
             made = MatchReportCode.objects.filter(match=match, player_id=player_id).first()
