@@ -327,3 +327,14 @@ def test_the_printed_slips_carry_both_players_codes_and_qr_codes(cup, matches, o
     assert set(re.findall(r'data-report-code="([A-Z0-9-]+)"', again)) == {
         report_codes.code_shown(c.code) for c in made
     }
+
+
+def test_the_api_names_the_codes_player_as_the_reporter(matches, codes, org_api):
+    match = matches[0]
+    report = result_report_by_code(code=codes[0][0], score_one=5, score_two=1)
+    result_dispute_by_code(code=codes[0][1], report_id=report.pk, score_one=2, score_two=5)
+    (listed,) = org_api.get("games:result-list", pk=match.pk)
+    assert (listed["reporter"], listed["reporter_username"]) == (match.player_one_id, None)
+    assert (listed["status"], listed["responded_by"]) == ("disputed", None)
+    assert (listed["disputed_score_one"], listed["disputed_score_two"]) == (2, 5)
+    assert "code" not in str(listed)  # the codes themselves are never served
