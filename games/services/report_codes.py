@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from common.errors import ConflictError, GameServiceError, InvalidRequestError, NotAllowedError
@@ -59,37 +59,34 @@ def report_codes_issue(*, user: User, slips: Sequence[Slip]) -> list[MatchReport
         if match.mode == Match.Mode.OVER_THE_BOARD and match.status == Match.Status.IN_PROGRESS
     ]
     with transaction.atomic():
-        existing = {
-            (code.match_id, code.player_id): code
-            for code in MatchReportCode.objects.filter(match__in=live)
-        }
-        codes = []
-        for match in live:
-            label = labels[match.pk]
-            for player_id in (match.player_one_id, match.player_two_id):
-                code = existing.get((match.pk, player_id))
-                if code is None:
-                    code = _code_create(match, player_id, label)
-                elif code.label != label:
-                    code.label = label
-                    code.save(update_fields=["label"])
-                codes.append(code)
-    return codes
+        wanted = [(m, p) for m in live for p in (m.player_one_id, m.player_two_id)]
+        existing = _codes_of(live)
+        for _ in range(5):  # a new code that is taken already is made again
+            missing = [(m, p) for m, p in wanted if (m.pk, p) not in existing]
+            if not missing:
+                break
+            MatchReportCode.objects.bulk_create(
+                [
+                    MatchReportCode(match=m, player_id=p, code=code_new(), label=labels[m.pk])
+                    for m, p in missing
+                ],
+                ignore_conflicts=True,  # a concurrent print's codes, or a taken code
+            )
+            existing = _codes_of(live)
+        if any((m.pk, p) not in existing for m, p in wanted):
+            raise ConflictError("no free report code was found; print again")
+        relabelled = [code for code in existing.values() if code.label != labels[code.match_id]]
+        for code in relabelled:
+            code.label = labels[code.match_id]
+        MatchReportCode.objects.bulk_update(relabelled, ["label"])
+    return [existing[m.pk, p] for m, p in wanted]
 
 
-def _code_create(match: Match, player_id: int, label: str) -> MatchReportCode:
-    """A new random code (another one if it is taken), or the one a concurrent print made."""
-    for _ in range(5):
-        try:
-            with transaction.atomic():
-                return MatchReportCode.objects.create(
-                    match=match, player_id=player_id, code=code_new(), label=label
-                )
-        except IntegrityError:
-            made = MatchReportCode.objects.filter(match=match, player_id=player_id).first()
-            if made is not None:
-                return made
-    raise ConflictError("no free report code was found; print again")
+def _codes_of(matches: list[Match]) -> dict[tuple[int, int], MatchReportCode]:
+    return {
+        (code.match_id, code.player_id): code
+        for code in MatchReportCode.objects.filter(match__in=matches)
+    }
 
 
 def result_report_by_code(*, code: str, score_one: int, score_two: int) -> ResultReport:

@@ -338,3 +338,15 @@ def test_the_api_names_the_codes_player_as_the_reporter(matches, codes, org_api)
     assert (listed["status"], listed["responded_by"]) == ("disputed", None)
     assert (listed["disputed_score_one"], listed["disputed_score_two"]) == (2, 5)
     assert "code" not in str(listed)  # the codes themselves are never served
+
+
+def test_a_new_code_that_is_taken_is_made_again(matches, organiser, monkeypatch):
+    from games.services import report_codes as service
+
+    report_codes_issue(user=organiser, slips=[Slip(match_id=matches[0].pk)])
+    taken = MatchReportCode.objects.values_list("code", flat=True).first()
+    fresh = iter(["TAKEN", taken, "NEWCODE2", "NEWCODE3"])
+    monkeypatch.setattr(service, "code_new", lambda: next(fresh).replace("TAKEN", taken))
+    made = report_codes_issue(user=organiser, slips=[Slip(match_id=matches[1].pk)])
+    assert sorted(code.code for code in made) == ["NEWCODE2", "NEWCODE3"]
+    assert MatchReportCode.objects.count() == 4
