@@ -350,3 +350,20 @@ def test_a_new_code_that_is_taken_is_made_again(matches, organiser, monkeypatch)
     made = report_codes_issue(user=organiser, slips=[Slip(match_id=matches[1].pk)])
     assert sorted(code.code for code in made) == ["NEWCODE2", "NEWCODE3"]
     assert MatchReportCode.objects.count() == 4
+
+
+def test_a_code_report_waits_for_the_opponent_only(matches, codes):
+    from games.selectors import matches_awaiting
+
+    match = matches[0]
+    result_report_by_code(code=codes[0][0], score_one=5, score_two=2)
+    assert [a.reason for a in matches_awaiting(match.player_two)] == ["confirm_result"]
+    assert matches_awaiting(match.player_one) == []
+    page_of = Client()
+    page_of.force_login(match.player_one.user)  # the reporter, signed in, answers nothing
+    html = page_of.get(reverse("web:match", kwargs={"pk": match.pk})).content.decode()
+    opponent = Client()
+    opponent.force_login(match.player_two.user)
+    theirs = opponent.get(reverse("web:match", kwargs={"pk": match.pk})).content.decode()
+    confirm = 'data-action="confirm" data-url="'
+    assert (html.count(confirm), theirs.count(confirm)) == (0, 1)
