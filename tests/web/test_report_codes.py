@@ -18,6 +18,7 @@ from tournaments.models import TournamentMatch
 
 pytestmark = pytest.mark.django_db
 
+SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
 PHONE = {"width": 390, "height": 844, "has_touch": True, "is_mobile": True}
 
 
@@ -51,6 +52,16 @@ def test_two_phones_report_and_confirm_with_the_slips_codes(live_server, new_pag
     assert [code.replace("-", "") for code in codes] == [one, two]
 
     ana, dragan = row.match.player_one.display_name, row.match.player_two.display_name
+
+    # At phone size, on screen and in print, with the codes on the pairings too, nothing
+    # makes the page scroll sideways.
+    sheet, _ = new_page(390, 844)
+    log_in(sheet, live_server.url, organiser.username, print_path)
+    sheet.goto(f"{live_server.url}{print_path}?qr=1")
+    expect(sheet.locator(".pairings svg.qr")).to_have_count(4)
+    for media in ("screen", "print"):
+        sheet.emulate_media(media=media)
+        assert sheet.evaluate(SIDEWAYS) <= 0, media
 
     first, first_console = new_page(**PHONE)
     first.goto(f"{live_server.url}/r/{one.lower()}/")
