@@ -3,11 +3,13 @@ config/urls.py builds with the home page (tournaments.urls.home_urlpatterns)."""
 
 from django.urls import URLPattern, path
 
-from games import views
+from games import report_code_views, views
 
 urlpatterns: list[URLPattern] = [
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/live/", views.match_live, name="match-live"),
     path("matches/<int:pk>/state.json", views.match_state, name="match-state"),
     path("players/<int:pk>/", views.player_detail, name="player"),
+    # A result slip's code (games/report_code_views.py): short, to be typed from paper.
+    path("r/<str:code>/", report_code_views.report_code, name="report-code"),
 ]

@@ -402,6 +402,7 @@ def _reports(match: Match, user: User, you: Player | None) -> list[dict[str, Any
             and you is not None
             and you.pk in (match.player_one_id, match.player_two_id)
             and you.user_id != report.reporter_id
+            and (report.reported_with is None or report.reported_with.player_id != you.pk)
         )
         rows.append({"report": report, "can_answer": can_answer})
     return rows

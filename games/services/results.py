@@ -348,6 +348,7 @@ def _check_opponent(
         player is None
         or player.pk not in (match.player_one_id, match.player_two_id)
         or player.user_id == report.reporter_id
+        or ((code := report.reported_with) is not None and code.player_id == player.pk)
     ):
         raise NotAllowedError(
             message or gettext("only the reporter's opponent may confirm or dispute a result")
