@@ -135,10 +135,10 @@ def database_from_env(**defaults: Any) -> dict[str, Any]:
 
 DATABASES = {"default": database_from_env(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Concurrent requests (gunicorn workers and threads) queue for SQLite's write lock instead
-    # of failing with "database is locked": transactions take it at BEGIN, in turn
-    # (config/sqlite_fair), and WAL lets readers go on meanwhile.
-    DATABASES["default"]["ENGINE"] = "config.sqlite_fair"
+    # Concurrent requests (gunicorn workers and threads) wait for SQLite's write lock instead
+    # of failing with "database is locked": transactions take it at BEGIN (IMMEDIATE), a
+    # writer waits for it up to ``timeout`` seconds, and WAL lets readers go on meanwhile
+    # (docs/decisions.md D69).
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,

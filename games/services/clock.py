@@ -11,7 +11,7 @@ roll that was a forced pass. A roll that leaves dice to play, and a Gjul Bara st
 another of the same player, continue the turn. When a turn ends the runner's bank loses the time
 used beyond the delay, and the clock of whoever acts next starts: at the end of the service, so
 the time the server spends (the engine's check, auto_roll) is charged to nobody. That is one
-prepared UPDATE of the match row per turn, and nothing at all for a match without a clock.
+plain-SQL UPDATE of the match row per turn, and nothing at all for a match without a clock.
 
 **Enforcing.** A clock whose deadline has passed makes its runner lose the match at once
 (``match_time_out``), whether or not anyone sends a request. Whatever comes first ends it:
@@ -45,10 +45,10 @@ from common.errors import ConflictError, NotAllowedError
 from games import clock, selectors
 from games.errors import ClaimTooEarlyError
 from games.models import Game, Match, Turn
-from games.prepared import PreparedUpdate
 from games.selectors import User
 from games.services.matches import match_end_early, match_locked
 from games.services.owed import task_publish
+from games.sql import fields_update
 from players.models import Player
 
 logger = logging.getLogger(__name__)
@@ -61,7 +61,7 @@ CLOCK_FIELDS = [
     "clock_turn_started_at",
     "clock_deadline",
 ]
-_update_clock = PreparedUpdate(Match, CLOCK_FIELDS)
+_update_clock = partial(fields_update, fields=CLOCK_FIELDS)
 
 
 def clock_start(*, game: Game) -> None:

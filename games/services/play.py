@@ -1,7 +1,7 @@
 """Playing a game: the server's roll, submitted plays, forced passes and resignation.
 
 Every service here opens its own transaction, loads and locks the game row with its match and
-players (one prepared query, games/prepared.py), checks who acts, asks the engine, and appends one
+players (one query in plain SQL, games/sql.py), checks who acts, asks the engine, and appends one
 Turn per decision; Game.position always equals the replay of its turns. Each returns a
 ``PlayResult``: the game after the write and the turns it appended, so an answer needs no query
 for them.
@@ -48,12 +48,12 @@ from games.engine import (
 from games.engine.match import is_stuck
 from games.errors import GameNotFoundError, StalePlyError
 from games.models import Game, Turn
-from games.prepared import PreparedInsert, PreparedUpdate
 from games.push import match_changed
 from games.selectors import User
 from games.selectors import legal_plays_for as legal_plays  # the engine's, remembered
 from games.services import clock as clock_services
 from games.services.matches import game_finish
+from games.sql import fields_update, turn_insert
 from games.state import game_cube, game_cube_put, game_position_put
 from players.models import Player
 
@@ -68,9 +68,9 @@ PLAY_FIELDS = [
     "cube_owner",
     "cube_offered_by",
 ]
-# The two writes of every roll and play, with SQL written once (games/prepared.py).
-_insert_turn = PreparedInsert(Turn)
-_update_play = PreparedUpdate(Game, PLAY_FIELDS)
+# The two writes of every roll and play (games/sql.py).
+_insert_turn = turn_insert
+_update_play = functools.partial(fields_update, fields=PLAY_FIELDS)
 
 
 @dataclass(frozen=True)
