@@ -45,7 +45,7 @@ _TABLES: tuple[tuple[str, type[Model]], ...] = (
     ("b", Player),
 )
 
-Reader = Callable[[Any], Any]
+Reader = Callable[[Any, BaseDatabaseWrapper], Any]  # (the database's value, its connection)
 
 
 def game_with_players(pk: int, *, for_update: bool = False, using: str = "default") -> Game | None:
@@ -67,7 +67,7 @@ def game_with_players(pk: int, *, for_update: bool = False, using: str = "defaul
         return None
     values = list(row)
     for index, read in query.readers:
-        values[index] = read(values[index])
+        values[index] = read(values[index], connection)
     objects = []
     for (_, model), (start, end), names in zip(_TABLES, query.spans, query.names, strict=True):
         objects.append(model.from_db(using, names, values[start:end]))
@@ -145,14 +145,14 @@ def _reader(field: Field[Any, Any], connection: BaseDatabaseWrapper) -> Reader |
     SQLite returns as text or integers (datetimes also made aware, as its backend does)."""
     from_db_value = getattr(field, "from_db_value", None)
     if from_db_value is not None:
-        return lambda value: from_db_value(value, None, connection)
+        return lambda value, db: from_db_value(value, None, db)
     if isinstance(field, DateTimeField):
         if connection.vendor != "sqlite":
             return None
         zone = connection.timezone or datetime.UTC
-        return lambda value: _aware(field.to_python(value), zone)
+        return lambda value, _: _aware(field.to_python(value), zone)
     if isinstance(field, (BooleanField, DateField)) and connection.vendor == "sqlite":
-        return field.to_python
+        return lambda value, _: field.to_python(value)
     return None
 
 
