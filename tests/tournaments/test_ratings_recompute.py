@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from celery.app.task import Task as CeleryTask
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -195,3 +196,16 @@ def test_a_correction_with_a_broker_publishes_the_recompute_and_does_not_run_it(
     tasks.ratings_recompute()  # what the worker then runs
     row = RatingHistory.objects.get(variant="", match_id=final.match_id, change__gt=0)
     assert row.player_id == Entry.objects.get(pk=loser).player_id
+
+
+def test_the_command_recomputes_in_chunks(capsys):
+    history_changed_behind_its_back(5)
+    before = saved()
+    service.ratings_recompute()
+    expected = snapshot()
+    restore(before)
+    call_command("ratings_recompute", "--chunk", "3")
+    assert snapshot() == expected
+    assert "results rated in" in capsys.readouterr().out
+    with pytest.raises(CommandError):
+        call_command("ratings_recompute", "--chunk", "0")
