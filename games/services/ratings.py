@@ -34,7 +34,7 @@ recompute resets it to 1500.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,21 +156,29 @@ def _history_write(
 def _rate_meanwhile(lengths: dict[str, int], standings: dict[str, Standing]) -> int:
     """After the chunks, under the mutex: the rows numbered past a stream's new end were stale
     (a result that no longer counts) or written by an update meanwhile, from ratings that the
-    recompute has changed since; they go, and every result that counts but has no row now is
-    rated on top of ``standings``: those updated meanwhile in their order, then the others by
-    their end. Returns how many results were rated."""
+    recompute has changed since; they go, and those of their matches' results that count are
+    rated again on top of ``standings``, in their order. Index reads only: the rows past each
+    stream's end, and their matches. Returns how many results were rated."""
     tail = Q(pk__in=[])
     for variant, length in lengths.items():
         tail |= Q(variant=variant, sequence__gt=length)
     rows = RatingHistory.objects.filter(tail)
     meanwhile: dict[str, dict[int, int]] = {}
+    matches: set[int] = set()
     for variant, match_id, game_id, sequence in rows.values_list(
         "variant", "match_id", "game_id", "sequence"
     ):
         meanwhile.setdefault(variant, {})[match_id if variant == "" else game_id] = sequence
-    if meanwhile:
-        rows.delete()
-    pending = {"": _match_outcomes(unrated=True), **_game_outcomes(unrated=True)}
+        matches.add(match_id)
+    if not meanwhile:
+        return 0
+    rows.delete()
+    # Only the matches of those rows: a result that ended meanwhile and has no row yet is
+    # rated by its own update, queued behind this transaction.
+    pending = {
+        "": _match_outcomes(unrated=True, among=matches),
+        **_game_outcomes(unrated=True, among=matches),
+    }
     history: list[RatingHistory] = []
     for variant, outcomes in pending.items():
         if not outcomes:
@@ -286,10 +294,14 @@ def _count(variant: str, player: int, rows: Any) -> int:
     return games if games is not None else int(rows.count())
 
 
-def _match_outcomes(unrated: bool = False, match_id: int | None = None) -> list[Outcome]:
+def _match_outcomes(
+    unrated: bool = False, match_id: int | None = None, among: Collection[int] | None = None
+) -> list[Outcome]:
     matches = Match.objects.filter(status=Match.Status.FINISHED, winner__isnull=False, rated=True)
     if match_id is not None:
         matches = matches.filter(pk=match_id)
+    if among is not None:
+        matches = matches.filter(pk__in=among)
     if unrated:
         rows = RatingHistory.objects.filter(match=OuterRef("pk"), variant="")
         matches = matches.exclude(Exists(rows))
@@ -310,12 +322,16 @@ def _match_outcomes(unrated: bool = False, match_id: int | None = None) -> list[
     ]
 
 
-def _game_outcomes(unrated: bool = False, match_id: int | None = None) -> dict[str, list[Outcome]]:
+def _game_outcomes(
+    unrated: bool = False, match_id: int | None = None, among: Collection[int] | None = None
+) -> dict[str, list[Outcome]]:
     games = Game.objects.filter(
         status=Game.Status.FINISHED, result_winner__isnull=False, match__rated=True
     )
     if match_id is not None:
         games = games.filter(match_id=match_id)
+    if among is not None:
+        games = games.filter(match_id__in=among)
     if unrated:
         games = games.exclude(Exists(RatingHistory.objects.filter(game=OuterRef("pk"))))
     games = games.select_related("match").order_by("finished_at", "pk")
