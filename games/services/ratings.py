@@ -117,11 +117,13 @@ def _result_key(variant: str) -> str:
     return "match_id" if variant == "" else "game_id"
 
 
+ROW_FIELDS = (
+    "player_id", "match_id", "game_id", "sequence", "rating", "change", "experience", "rated_at",
+)  # fmt: skip
+
+
 def _row_values(row: RatingHistory) -> tuple[Any, ...]:
-    return (
-        row.player_id, row.match_id, row.game_id, row.sequence,
-        row.rating, row.change, row.experience, row.rated_at,
-    )  # fmt: skip
+    return tuple(getattr(row, field) for field in ROW_FIELDS)
 
 
 def _history_write(
@@ -131,15 +133,14 @@ def _history_write(
     ``rows`` given: rows that differ are deleted, missing ones created, equal ones kept."""
     key = _result_key(variant)
     results = [o.match.pk if o.game is None else o.game.pk for o in outcomes]
-    existing = RatingHistory.objects.filter(variant=variant).filter(
-        Q(sequence__range=(first, last)) | Q(**{f"{key}__in": results})
+    existing = (
+        RatingHistory.objects.filter(variant=variant)
+        .filter(Q(sequence__range=(first, last)) | Q(**{f"{key}__in": results}))
+        .order_by()  # not the model's order, which joins the players to sort by name
     )
     kept: dict[tuple[Any, ...], list[int]] = {}
-    for row in existing.only(
-        "pk", "player_id", "match_id", "game_id", "sequence", "rating", "change", "experience",
-        "rated_at",
-    ):  # fmt: skip
-        kept.setdefault(_row_values(row), []).append(row.pk)
+    for pk, *values in existing.values_list("pk", *ROW_FIELDS):
+        kept.setdefault(tuple(values), []).append(pk)
     created = []
     for row in rows:
         same = kept.get(_row_values(row))
@@ -250,7 +251,9 @@ def _last_sequence(variant: str) -> int:
 def _rated_order() -> dict[str, dict[int, int]]:
     """Per stream, the sequence each rated result had: match pk (overall) or game pk -> number."""
     order: dict[str, dict[int, int]] = {}
-    rows = RatingHistory.objects.values_list("variant", "match_id", "game_id", "sequence")
+    rows = RatingHistory.objects.order_by().values_list(
+        "variant", "match_id", "game_id", "sequence"
+    )
     for variant, match_id, game_id, sequence in rows.iterator(chunk_size=5000):
         order.setdefault(variant, {})[match_id if variant == "" else game_id] = sequence
     return order
@@ -335,6 +338,11 @@ def _game_outcomes(
     if unrated:
         games = games.exclude(Exists(RatingHistory.objects.filter(game=OuterRef("pk"))))
     games = games.select_related("match").order_by("finished_at", "pk")
+    # What an outcome reads (and the match's pk): not the positions nor the options, JSON each.
+    games = games.only(
+        "variant", "white_id", "black_id", "result_winner_id", "finished_at", "started_at",
+        "match__id",
+    )  # fmt: skip
     outcomes: dict[str, list[Outcome]] = {}
     for game in games:
         if game.result_winner_id is None:  # never (result_winner__isnull=False): for the type
