@@ -74,8 +74,8 @@ def ratings_recompute(*, chunk: int = RECOMPUTE_CHUNK) -> int:
     rewrites the history rows of its sequence numbers where they differ, holding only the
     runs' mutex (the first player row); a last transaction rates what was rated meanwhile on
     top (an update does not wait for the whole recompute) and stores the ratings that changed.
-    Idempotent: run again, it reads and writes nothing; stopped half-way, the chunks done stay
-    done and a new run rewrites only the rest."""
+    Idempotent: run again, it only reads; stopped half-way, the chunks done stay done and a new
+    run writes only the rest."""
     rated = _rated_order()
     streams: dict[str, list[Outcome]] = {
         "": _in_order(_match_outcomes(), rated.get("", {})),
