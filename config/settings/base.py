@@ -310,9 +310,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.standings_recompute_all",
         "schedule": env_int("STANDINGS_RECOMPUTE_SECONDS", 15 * 60),
     },
+    # In chunks, outside any request (docs/decisions.md D77); a run still queued when the next
+    # is due is dropped, so a busy worker does not pile them up.
     "ratings-recompute": {
         "task": "games.tasks.ratings_recompute",
         "schedule": env_int("RATINGS_RECOMPUTE_SECONDS", 60 * 60),
+        "options": {"expires": env_int("RATINGS_RECOMPUTE_SECONDS", 60 * 60)},
     },
 }
 
