@@ -45,7 +45,8 @@ class Player(models.Model):
     # The language of the pages for the player's account, one of settings.LANGUAGES, stored when
     # the player switches it (players.views.set_language) and put back in the language cookie at
     # each log-in (players.signals); "" until then: the browser's language is used.
-    language = models.CharField(max_length=10, blank=True, default="")
+    # db_default: rows written by code that predates the column (older migrations' models) get it too.
+    language = models.CharField(max_length=10, blank=True, default="", db_default="")
     created_at = models.DateTimeField(auto_now_add=True)
     # Who entered the player (an organiser through the API, or staff in the admin); null for
     # players from before this was recorded and for those created by a command.
@@ -106,7 +107,7 @@ class ClaimCode(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claim_codes")
     code_hash = models.CharField(max_length=64, unique=True)
     # Empty for the codes from before D87, which only their holder knows.
-    nonce = models.CharField(max_length=32, blank=True, default="")
+    nonce = models.CharField(max_length=32, blank=True, default="", db_default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="claimcode",
             name="nonce",
-            field=models.CharField(blank=True, default="", max_length=32),
+            field=models.CharField(blank=True, default="", db_default="", max_length=32),
         ),
     ]
