@@ -244,7 +244,8 @@ def test_makemessages_finds_no_message_the_catalogues_lack(tmp_path):
 
 class VisibleText(HTMLParser):
     """The text a reader sees or hears: text outside <script>/<style>, and the title, aria-label,
-    placeholder, alt and data-confirm attributes."""
+    placeholder, alt and data-confirm attributes; but not the text of an element marked
+    translate="no" (an address or a code to type in, data like a name)."""
 
     SAID = {"title", "aria-label", "placeholder", "alt", "data-confirm"}
 
@@ -252,18 +253,27 @@ class VisibleText(HTMLParser):
         super().__init__()
         self.parts: list[str] = []
         self.hidden = 0
+        self.untranslated: list[str] = []  # the open tags from a translate="no" element in
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style"):
             self.hidden += 1
+        if self.untranslated or ("translate", "no") in attrs:
+            self.untranslated.append(tag)
+        self.parts += [value for name, value in attrs if name in self.SAID and value]
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.parts += [value for name, value in attrs if name in self.SAID and value]
 
     def handle_endtag(self, tag: str) -> None:
         if tag in ("script", "style"):
             self.hidden -= 1
+        if tag in self.untranslated:
+            while self.untranslated.pop() != tag:
+                pass
 
     def handle_data(self, data: str) -> None:
-        if not self.hidden:
+        if not self.hidden and not self.untranslated:
             self.parts.append(data)
 
 
@@ -271,6 +281,14 @@ def visible_text(html: str) -> str:
     parser = VisibleText()
     parser.feed(html)
     return " ".join(parser.parts)
+
+
+def test_the_visible_text_leaves_out_what_is_marked_translate_no():
+    html = (
+        '<p title="Hello">Join at <a href="/" translate="no">http://club.example/ <b>AB</b></a>'
+        ' with <span translate="no">FWYZ-NDZU</span><img alt="QR"> now</p>'
+    )
+    assert visible_text(html).split() == ["Hello", "Join", "at", "with", "QR", "now"]
 
 
 # Latin words a page in Cyrillic or Greek may show: data (the players' and the tournament's
