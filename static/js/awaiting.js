@@ -1,0 +1,33 @@
+// Every page of a signed-in user (templates/base.html): asks /lobby/ping.json when the page
+// loads and every 20 s while it is visible, which marks the player as online (the lobby's
+// list) and answers how many matches wait for them: the header's badge shows that number
+// (hidden at 0). docs/decisions.md D92.
+(function () {
+  "use strict";
+  var badge = document.querySelector("[data-awaiting-badge]");
+  if (!badge) return;
+  var PING_MS = 20000;
+
+  function show(count) {
+    badge.textContent = count > 0 ? String(count) : "";
+    badge.hidden = !(count > 0);
+    badge.dataset.awaiting = String(count);
+  }
+
+  function ping() {
+    if (document.hidden) return;
+    fetch(badge.dataset.url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.json();
+      })
+      .then(function (body) { show(body.awaiting || 0); })
+      .catch(function () { /* the next ping tries again */ });
+  }
+
+  ping();
+  setInterval(ping, PING_MS);
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) ping();
+  });
+})();
