@@ -1,11 +1,14 @@
 """Models for matches, games, the append-only turn log, over-the-board result reports, the
 rating history and owed follow-up tasks."""
 
+from dataclasses import replace
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from games.clock import CLAIM_AFTER_HOURS_DEFAULT
+from games.engine import PRESETS, Options
 from players.models import Player
 
 RESULT_KINDS = [
@@ -87,7 +90,9 @@ class Match(models.Model):
         "and that player may not double (cube off, or not theirs to turn)",
     )
     ended_by = models.CharField(
-        max_length=8, choices=EndedBy.choices, blank=True,
+        max_length=8,
+        choices=EndedBy.choices,
+        blank=True,
         help_text="how a match that is over ended",
     )
     # The match clock (docs/options.md, "The match clock"; games/services/clock.py): not a rule
@@ -438,3 +443,13 @@ class OpenChallenge(models.Model):
 
     def __str__(self) -> str:
         return f"Open challenge {self.pk} by {self.created_by_id} ({self.status})"
+
+    @property
+    def preset(self) -> str:
+        """The name of the rule preset the options are (games/engine/options.py PRESETS), or
+        "" when they are options of their own."""
+        rules = Options.from_json(self.options)
+        for name, options in PRESETS.items():
+            if replace(options, match_length=rules.match_length) == rules:
+                return name
+        return ""

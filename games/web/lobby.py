@@ -51,9 +51,14 @@ def form_choices() -> dict[str, Any]:
 def lobby_context(request: HttpRequest) -> dict[str, Any]:
     player = selectors.player_for(request.user)
     online, online_count = lobby.players_online()
+    page = lobby.open_challenges_page(request.GET.get("page"))
+    labels = dict(RULE_CHOICES)
     return {
         "you": player,
-        "challenges": lobby.open_challenges_page(request.GET.get("page")),
+        "challenges": page,
+        "challenge_rows": [
+            {"c": c, "rules": labels.get(c.preset, _("Own rules"))} for c in page.object_list
+        ],
         "direct": lobby.direct_challenges(player),
         "online": online,
         "online_count": online_count,
