@@ -157,6 +157,19 @@ def test_home_names_the_next_tournament_match_with_round_and_table(alice, bob):
     assert "data-next-tournament-match" in page and "Spring Cup" in page
     assert "round 1" in page and "table 1" in page
 
+    # The match page names its tournament, round and table and links back to the tournament.
+    match = Match.objects.get()
+    page = html(Client(), reverse("web:match", kwargs={"pk": match.pk}))
+    place = page.split("data-match-place>")[1].split("</span>")[0]
+    assert "Spring Cup" in place and "round 1" in place and "table 1" in place
+    assert reverse("tournaments_web:tournament", kwargs={"pk": tournament.pk}) in place
+
+
+def test_a_match_of_no_tournament_names_no_place(online_match):
+    assert "data-match-place" not in html(
+        Client(), reverse("web:match", kwargs={"pk": online_match.pk})
+    )
+
 
 def queries(client: Client, url: str) -> int:
     with CaptureQueriesContext(connection) as captured:

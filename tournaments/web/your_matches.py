@@ -14,8 +14,8 @@ from games import clock, lobby
 from games.models import Match
 from games.selectors import User, match_clock, player_for
 from players.models import Player
-from tournaments import selectors
 from tournaments.models import TournamentMatch
+from tournaments.web.places import row_place
 
 SHOWN = 20  # the waiting matches listed; the badge counts them all
 
@@ -38,8 +38,8 @@ def your_matches(user: User) -> dict[str, Any]:
 
 
 def next_tournament_match(player: Player) -> dict[str, Any] | None:
-    """The player's oldest tournament match not yet over, with its round and table (as the
-    round sheets number them), or None."""
+    """The player's oldest tournament match not yet over, with its tournament, round and
+    table (tournaments.web.places), or None."""
     row = (
         TournamentMatch.objects.select_related("tournament", "match")
         .filter(
@@ -49,18 +49,7 @@ def next_tournament_match(player: Player) -> dict[str, Any] | None:
         .order_by("match__created_at", "match_id")
         .first()
     )
-    if row is None:
-        return None
-    for sheet in selectors.round_sheets(row.tournament, row.stage):
-        for table in sheet["tables"]:
-            if table["id"] == row.pk:
-                return {
-                    "row": row,
-                    "tournament": row.tournament,
-                    "round": sheet["number"],
-                    "table": table["table"],
-                }
-    return {"row": row, "tournament": row.tournament, "round": row.round, "table": None}
+    return None if row is None else {"match_id": row.match_id, "place": row_place(row)}
 
 
 def _clock_left(match: Match, player: Player, now: datetime) -> str | None:
