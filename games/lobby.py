@@ -69,6 +69,25 @@ def direct_challenges(player: Player | None) -> Direct:
     return Direct(list(received[:DIRECT_SHOWN]), list(sent[:DIRECT_SHOWN]))
 
 
+FOLLOWED_LIMIT = 50  # the match groups a user's badge socket follows
+
+
+def followed_match_ids(user: User) -> list[int]:
+    """The matches whose changes may change what waits for ``user``: their challenges and
+    matches in progress, the newest FOLLOWED_LIMIT."""
+    player = selectors.player_for(user)
+    if player is None:
+        return []
+    return list(
+        Match.objects.filter(
+            Q(player_one=player) | Q(player_two=player),
+            status__in=[Match.Status.INVITED, Match.Status.SCHEDULED, Match.Status.IN_PROGRESS],
+        )
+        .order_by("-created_at", "-id")
+        .values_list("pk", flat=True)[:FOLLOWED_LIMIT]
+    )
+
+
 # The order "Your matches" lists what waits: your turn first, then a result to confirm, then a
 # challenge to answer.
 AWAITING_ORDER = {"turn": 0, "answer_double": 0, "confirm_result": 1, "accept_challenge": 2}

@@ -5,31 +5,93 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0009_flat_cost_indexes'),
-        ('players', '0003_claimcode'),
+        ("games", "0009_flat_cost_indexes"),
+        ("players", "0003_claimcode"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='OpenChallenge',
+            name="OpenChallenge",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('options', models.JSONField(default=dict, help_text='Options.to_json() of the engine')),
-                ('target_score', models.PositiveIntegerField(default=5)),
-                ('clock', models.JSONField(blank=True, default=dict, help_text='games.clock.ClockSettings JSON; {}: no clock')),
-                ('rated', models.BooleanField(default=True)),
-                ('status', models.CharField(choices=[('open', 'Open'), ('taken', 'Taken'), ('withdrawn', 'Withdrawn'), ('expired', 'Expired')], default='open', max_length=10)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('expires_at', models.DateTimeField()),
-                ('created_by', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='players.player')),
-                ('match', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='open_challenge', to='games.match')),
-                ('taken_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='players.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "options",
+                    models.JSONField(default=dict, help_text="Options.to_json() of the engine"),
+                ),
+                ("target_score", models.PositiveIntegerField(default=5)),
+                (
+                    "clock",
+                    models.JSONField(
+                        blank=True,
+                        default=dict,
+                        help_text="games.clock.ClockSettings JSON; {}: no clock",
+                    ),
+                ),
+                ("rated", models.BooleanField(default=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Open"),
+                            ("taken", "Taken"),
+                            ("withdrawn", "Withdrawn"),
+                            ("expired", "Expired"),
+                        ],
+                        default="open",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("expires_at", models.DateTimeField()),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="players.player",
+                    ),
+                ),
+                (
+                    "match",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="open_challenge",
+                        to="games.match",
+                    ),
+                ),
+                (
+                    "taken_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="players.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
-                'indexes': [models.Index(condition=models.Q(('status', 'open')), fields=['-created_at', '-id'], name='openchallenge_open_created'), models.Index(condition=models.Q(('status', 'open')), fields=['created_by'], name='openchallenge_open_by')],
+                "ordering": ["-created_at", "-id"],
+                "indexes": [
+                    models.Index(
+                        condition=models.Q(("status", "open")),
+                        fields=["-created_at", "-id"],
+                        name="openchallenge_open_created",
+                    ),
+                    models.Index(
+                        condition=models.Q(("status", "open")),
+                        fields=["created_by"],
+                        name="openchallenge_open_by",
+                    ),
+                ],
             },
         ),
     ]

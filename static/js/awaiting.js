@@ -1,7 +1,10 @@
 // Every page of a signed-in user (templates/base.html): asks /lobby/ping.json when the page
 // loads and every 20 s while it is visible, which marks the player as online (the lobby's
 // list) and answers how many matches wait for them: the header's badge shows that number
-// (hidden at 0). docs/decisions.md D92.
+// (hidden at 0). Where the server has a channel layer the page also opens its user's socket
+// (live.js; games/consumers.py AwaitingConsumer): every message on it (a turn, a report, a
+// challenge in one of the user's matches) asks again at once, so the badge changes without
+// waiting for the next ping. docs/decisions.md D92.
 (function () {
   "use strict";
   var badge = document.querySelector("[data-awaiting-badge]");
@@ -15,19 +18,25 @@
   }
 
   function ping() {
-    if (document.hidden) return;
-    fetch(badge.dataset.url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+    return fetch(badge.dataset.url, {
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+    })
       .then(function (response) {
         if (!response.ok) throw new Error(response.status);
         return response.json();
       })
-      .then(function (body) { show(body.awaiting || 0); })
-      .catch(function () { /* the next ping tries again */ });
+      .then(function (body) { show(body.awaiting || 0); });
   }
 
-  ping();
-  setInterval(ping, PING_MS);
-  document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) ping();
-  });
+  function quietPing() {
+    if (!document.hidden) ping().catch(function () { /* the next ping tries again */ });
+  }
+
+  quietPing();
+  window.setInterval(quietPing, PING_MS);
+  document.addEventListener("visibilitychange", quietPing);
+  if (badge.dataset.socket && window.TablaLive) {
+    window.TablaLive.follow(badge.dataset.socket, function () { return ping(); });
+  }
 })();
