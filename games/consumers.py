@@ -30,6 +30,16 @@ class MatchConsumer(LiveConsumer):
         return web_selectors.match_live_version(user=user, pk=pk).to_json()
 
 
+class LobbyConsumer(LiveConsumer):
+    """The lobby page's socket (``/ws/lobby/``, open to anyone, as the page): told when an open
+    challenge is posted, taken or withdrawn, or a player comes online (games/push.py)."""
+
+    topic = "lobby"
+
+    def current(self, user: Any, pk: int) -> dict[str, Any]:
+        return {"version": lobby.lobby_version()}
+
+
 class AwaitingConsumer(LiveConsumer):
     topic = "user"
     followed: list[str] | None = None

@@ -101,22 +101,41 @@ def awaiting_for(user: User) -> tuple[list[Awaiting], int]:
     return items, desk.awaiting_count
 
 
+# --- the lobby's version: what its socket's messages name (games/push.py lobby_changed) -----
+
+LOBBY_VERSION_KEY = "lobby:version"
+
+
+def lobby_version() -> str:
+    return str(cache.get(LOBBY_VERSION_KEY, 0))
+
+
+def lobby_version_bump() -> str:
+    try:
+        return str(cache.incr(LOBBY_VERSION_KEY))
+    except ValueError:  # not set yet, or evicted
+        cache.set(LOBBY_VERSION_KEY, 1, None)
+        return "1"
+
+
 # --- who is online -------------------------------------------------------------------------
 
 
-def presence_stamp(player: Player, now: float | None = None) -> None:
+def presence_stamp(player: Player, now: float | None = None) -> bool:
     """Stamp ``player`` as online now (a write to the shared cache only when their stamp is
-    older than STAMP_SECONDS)."""
+    older than STAMP_SECONDS): True when they were not online before (the lobby's list
+    changes)."""
     now = time.time() if now is None else now
     roster: dict[str, Any] = cache.get(ROSTER_KEY) or {}
     key = str(player.pk)
     seen = roster.get(key)
     if seen is not None and now - seen[0] < STAMP_SECONDS:
-        return
+        return False
     roster[key] = [now, player.display_name]
     fresh = {k: v for k, v in roster.items() if now - v[0] < ONLINE_SECONDS}
     newest = sorted(fresh.items(), key=lambda item: -item[1][0])[:ROSTER_LIMIT]
     cache.set(ROSTER_KEY, dict(newest), ONLINE_SECONDS)
+    return seen is None or now - seen[0] >= ONLINE_SECONDS
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from common.push import group_name, push_on_commit
-from games import web_selectors
+from games import lobby, web_selectors
 from games.models import Game, Match, ResultReport
 
 OVER = (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.DECLINED)
@@ -47,6 +47,19 @@ def match_changed(*, match_id: int, kind: str = "change") -> None:
 def _payload(match_id: int) -> dict[str, Any] | None:
     version = web_selectors.match_version(pk=match_id)
     return None if version is None else version.to_json()
+
+
+LOBBY_GROUP = group_name("lobby", 0)
+
+
+def lobby_changed() -> None:
+    """Tell the lobby's listeners, once the current transaction commits, that its lists
+    changed (an open challenge posted, taken or withdrawn; a player newly online)."""
+    push_on_commit(LOBBY_GROUP, "change", _lobby_payload)
+
+
+def _lobby_payload() -> dict[str, Any]:
+    return {"version": lobby.lobby_version_bump()}
 
 
 def user_group(user_id: int) -> str:

@@ -18,6 +18,7 @@ from games import clock, selectors
 from games.clock import ClockSettings, ClockSettingsError
 from games.engine import EngineError, Options
 from games.models import Match, OpenChallenge
+from games.push import lobby_changed
 from games.selectors import User
 from games.services.matches import match_create
 from players.models import Player
@@ -50,6 +51,7 @@ def open_challenge_post(
                 f"you have {mine} open challenges, the most one player may post "
                 f"(OPEN_CHALLENGES_PER_PLAYER = {cap}); withdraw one or wait for a taker"
             )
+        lobby_changed()
         return OpenChallenge.objects.create(
             created_by=player,
             options=rules.to_json(),
@@ -97,6 +99,7 @@ def open_challenge_take(*, challenge: OpenChallenge | int, user: User) -> Match:
         locked.taken_by = player
         locked.match = match
         locked.save(update_fields=["status", "taken_by", "match"])
+        lobby_changed()
     match.refresh_from_db()
     return match
 
@@ -114,15 +117,19 @@ def open_challenge_withdraw(*, challenge: OpenChallenge | int, user: User) -> Op
         _check_open(locked)
         locked.status = OpenChallenge.Status.WITHDRAWN
         locked.save(update_fields=["status"])
+        lobby_changed()
     return locked
 
 
 def open_challenges_expire() -> int:
     """Mark the open challenges past their time as expired (the beat's sweep; the reads
     already leave them out): how many."""
-    return OpenChallenge.objects.filter(
+    expired = OpenChallenge.objects.filter(
         status=OpenChallenge.Status.OPEN, expires_at__lte=clock.now()
     ).update(status=OpenChallenge.Status.EXPIRED)
+    if expired:
+        lobby_changed()
+    return expired
 
 
 def _check_open(challenge: OpenChallenge) -> None:

@@ -19,10 +19,11 @@ from django.views.decorators.http import require_POST, require_safe
 
 from common.errors import GameServiceError
 from common.numbers import ascii_int
-from games import clock, lobby, selectors, services, web_selectors
+from games import clock, lobby, push, selectors, services, web_selectors
 from games.engine import EngineError
 from games.engine.options import MAX_MATCH_LENGTH, PRESETS
 from games.models import Match
+from games.routing import lobby_socket_path
 
 # The rule presets (games/engine/options.py PRESETS) and clock presets (games/clock.py) a form
 # offers, by name; the labels are the tournament form's.
@@ -49,6 +50,8 @@ def form_choices() -> dict[str, Any]:
 
 
 def lobby_context(request: HttpRequest) -> dict[str, Any]:
+    """The lobby's lists; ``socket_url``: the lobby's socket (games/consumers.py), "" without
+    a channel layer (the page then only polls)."""
     player = selectors.player_for(request.user)
     online, online_count = lobby.players_online()
     page = lobby.open_challenges_page(request.GET.get("page"))
@@ -62,6 +65,7 @@ def lobby_context(request: HttpRequest) -> dict[str, Any]:
         "direct": lobby.direct_challenges(player),
         "online": online,
         "online_count": online_count,
+        "socket_url": lobby_socket_path(),
         **form_choices(),
     }
 
@@ -85,7 +89,8 @@ def ping(request: HttpRequest) -> JsonResponse:
     player = selectors.player_for(request.user)
     if player is None:
         return JsonResponse({"awaiting": 0})
-    lobby.presence_stamp(player)
+    if lobby.presence_stamp(player):
+        push.lobby_changed()
     _items, count = lobby.awaiting_for(request.user)
     response = JsonResponse({"awaiting": count})
     response["Cache-Control"] = "no-store"

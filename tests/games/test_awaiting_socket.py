@@ -62,3 +62,23 @@ def test_the_badge_hears_turns_and_new_matches(alice, bob, online_match):
     assert turn["type"] == "turn" and turn["match"] == online_match.pk
     assert new["new_match"] == match_id
     assert later["type"] == "turn" and later["match"] == match_id
+
+
+def test_the_lobby_socket_hears_challenges_posted_and_taken(alice, bob):
+    socket = communicator("/ws/lobby/")
+
+    async def scenario():
+        assert (await socket.connect())[0]
+        hello = await socket.receive_json_from()
+        challenge = await database_sync_to_async(services.open_challenge_post)(user=alice.user)
+        posted = await socket.receive_json_from(timeout=3)
+        await database_sync_to_async(services.open_challenge_take)(
+            challenge=challenge, user=bob.user
+        )
+        taken = await socket.receive_json_from(timeout=3)
+        await socket.disconnect()
+        return hello, posted, taken
+
+    hello, posted, taken = async_to_sync(scenario)()
+    assert hello["type"] == "hello"
+    assert len({hello["version"], posted["version"], taken["version"]}) == 3
