@@ -4,7 +4,8 @@
 // (hidden at 0). Where the server has a channel layer the page also opens its user's socket
 // (live.js; games/consumers.py AwaitingConsumer): every message on it (a turn, a report, a
 // challenge in one of the user's matches) asks again at once, so the badge changes without
-// waiting for the next ping. docs/decisions.md D92.
+// waiting for the next ping. On the home page a new count fetches "Your matches" again.
+// docs/decisions.md D92.
 (function () {
   "use strict";
   var badge = document.querySelector("[data-awaiting-badge]");
@@ -15,6 +16,26 @@
     badge.textContent = count > 0 ? String(count) : "";
     badge.hidden = !(count > 0);
     badge.dataset.awaiting = String(count);
+    var section = document.getElementById("your-matches");
+    if (section && section.dataset.count !== String(count)) {
+      section.dataset.count = String(count); // asked once for this count
+      refreshSection(section);
+    }
+  }
+
+  // The home page's "Your matches", fetched again when the count changed under it.
+  function refreshSection(section) {
+    fetch(window.location.pathname, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        var fresh = new window.DOMParser().parseFromString(html, "text/html")
+          .getElementById("your-matches");
+        if (fresh) section.replaceWith(fresh);
+      })
+      .catch(function () { /* the next change tries again */ });
   }
 
   function ping() {
