@@ -417,7 +417,7 @@ class OpenChallengeListCreateView(generics.ListAPIView[OpenChallenge], WriteView
     def get_queryset(self) -> Any:
         return lobby.open_challenges()
 
-    @extend_schema(responses={200: s.OpenChallengeSerializer(many=True)})
+    @extend_schema(responses={200: s.OpenChallengeSerializer(many=True), **errors(404)})
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """The open challenges anyone signed in may take, newest first (expired ones left
         out)."""
