@@ -183,7 +183,9 @@ def _count(variant: str, player: int, rows: Any) -> int:
 
 
 def _match_outcomes(unrated: bool = False, match_id: int | None = None) -> list[Outcome]:
-    matches = Match.objects.filter(status=Match.Status.FINISHED, winner__isnull=False, rated=True)
+    matches = Match.objects.filter(
+        status=Match.Status.FINISHED, winner__isnull=False, rated=True
+    )
     if match_id is not None:
         matches = matches.filter(pk=match_id)
     if unrated:
