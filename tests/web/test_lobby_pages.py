@@ -33,6 +33,7 @@ def test_the_lobby_lists_open_challenges_newest_first_with_take_and_withdraw(ali
         f'data-challenge-row="{older.pk}"'
     )
     assert reverse("web:challenge-take", kwargs={"pk": older.pk}) in page
+    assert "expires in 23\u00a0hours" in page  # timeuntil: a no-break space
     own = html(logged_in(bob), LOBBY)
     assert reverse("web:challenge-withdraw", kwargs={"pk": older.pk}) in own
     assert reverse("web:challenge-take", kwargs={"pk": older.pk}) not in own
