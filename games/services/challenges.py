@@ -69,8 +69,10 @@ def open_challenge_take(*, challenge: OpenChallenge | int, user: User) -> Match:
     player = _player(user, "take a challenge")
     pk = challenge if isinstance(challenge, int) else challenge.pk
     with transaction.atomic():
+        # Only the challenge's row: PostgreSQL locks no row of an outer join (the poster's
+        # account may be none), and none other is needed.
         locked = (
-            OpenChallenge.objects.select_for_update()
+            OpenChallenge.objects.select_for_update(of=("self",))
             .select_related("created_by__user")
             .filter(pk=pk)
             .first()
