@@ -1,5 +1,5 @@
-"""Admin registrations for matches, games, turns, result reports (turns are read-only) and the
-rating history (read-only: the ratings service computes it)."""
+"""Admin registrations for matches, games, turns, result reports (turns are read-only), the
+rating history (read-only: the ratings service computes it) and the lobby's open challenges."""
 
 from django.contrib import admin
 from django.db.models.constants import LOOKUP_SEP
@@ -7,7 +7,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext, gettext_lazy
 
 from common.admin import ReadOnlyAdmin, RoundedRatings
-from games.models import Game, Match, RatingHistory, ResultReport, Turn
+from games.models import Game, Match, OpenChallenge, RatingHistory, ResultReport, Turn
 
 
 @admin.register(Match)
@@ -75,3 +75,10 @@ class RatingHistoryAdmin(RoundedRatings, ReadOnlyAdmin[RatingHistory]):
     search_fields = ["player__display_name"]
     date_hierarchy = "rated_at"
     list_select_related = ["player", "match"]
+
+
+@admin.register(OpenChallenge)
+class OpenChallengeAdmin(admin.ModelAdmin[OpenChallenge]):
+    list_display = ["id", "created_by", "target_score", "rated", "status", "created_at"]
+    list_filter = ["status", "rated"]
+    raw_id_fields = ["created_by", "taken_by", "match"]

@@ -1,11 +1,14 @@
 """Models for matches, games, the append-only turn log, over-the-board result reports, the
 rating history and owed follow-up tasks."""
 
+from dataclasses import replace
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from games.clock import CLAIM_AFTER_HOURS_DEFAULT
+from games.engine import PRESETS, Options
 from players.models import Player
 
 RESULT_KINDS = [
@@ -445,3 +448,62 @@ class MatchReportCode(models.Model):
 
     def __str__(self) -> str:
         return f"Report code of player {self.player_id} in match {self.match_id}"
+
+
+class OpenChallenge(models.Model):
+    """A challenge without a named opponent, posted on the lobby: anyone signed in with a
+    player may take it, which creates the match between the two, accepted and started at once
+    (games/services/challenges.py). It is a row of its own rather than a match with no second
+    player, so every match keeps its two players (docs/decisions.md D91)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        TAKEN = "taken"
+        WITHDRAWN = "withdrawn"
+        EXPIRED = "expired"
+
+    created_by = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    options = models.JSONField(default=dict, help_text="Options.to_json() of the engine")
+    target_score = models.PositiveIntegerField(default=5)
+    clock = models.JSONField(
+        default=dict, blank=True, help_text="games.clock.ClockSettings JSON; {}: no clock"
+    )
+    rated = models.BooleanField(default=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    taken_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    match = models.OneToOneField(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="open_challenge"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            # The lobby: the open ones newest first; a player's own open ones (the cap).
+            models.Index(
+                fields=["-created_at", "-id"],
+                condition=Q(status="open"),
+                name="openchallenge_open_created",
+            ),
+            models.Index(
+                fields=["created_by"],
+                condition=Q(status="open"),
+                name="openchallenge_open_by",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Open challenge {self.pk} by {self.created_by_id} ({self.status})"
+
+    @property
+    def preset(self) -> str:
+        """The name of the rule preset the options are (games/engine/options.py PRESETS), or
+        "" when they are options of their own."""
+        rules = Options.from_json(self.options)
+        for name, options in PRESETS.items():
+            if replace(options, match_length=rules.match_length) == rules:
+                return name
+        return ""

@@ -11,6 +11,9 @@ other change of what the match page shows.
   Matches created in bulk (``matches_create_many``: a tournament's draw) send no signal and push
   nothing: nobody can follow a match before it exists (docs/decisions.md D58).
 
+A match created one at a time also tells its two players' own groups (``user.{id}``, the
+sockets of their pages' header badge: ``{"new_match": id}``), so those sockets follow it.
+
 A message is the state endpoint's summary (``LiveVersion.to_json``: status, score, game, ply,
 dice and ``version``, the ETag without quotes) with ``type`` and ``at``, e.g. ``{"type": "turn",
 "match": 12, "game": 30, "ply": 8, ..., "version": "3f2a…", "at": 1767225600.123}``. A page
@@ -26,7 +29,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from common.push import group_name, push_on_commit
-from games import web_selectors
+from games import lobby, web_selectors
 from games.models import Game, Match, ResultReport
 
 OVER = (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.DECLINED)
@@ -46,9 +49,36 @@ def _payload(match_id: int) -> dict[str, Any] | None:
     return None if version is None else version.to_json()
 
 
+LOBBY_GROUP = group_name("lobby", 0)
+
+
+def lobby_changed() -> None:
+    """Tell the lobby's listeners, once the current transaction commits, that its lists
+    changed (an open challenge posted, taken or withdrawn; a player newly online)."""
+    push_on_commit(LOBBY_GROUP, "change", _lobby_payload)
+
+
+def _lobby_payload() -> dict[str, Any]:
+    return {"version": lobby.lobby_version_bump()}
+
+
+def user_group(user_id: int) -> str:
+    return group_name("user", user_id)
+
+
 @receiver(post_save, sender=Match, dispatch_uid="games.push.match")
 def on_match_saved(sender: type[Match], instance: Match, **kwargs: Any) -> None:
     match_changed(match_id=instance.pk, kind="result" if instance.status in OVER else "change")
+    if kwargs.get("created"):
+        # The players' own sockets (the header's badge) start following the new match: a
+        # challenge to answer, a match taken from the lobby (games/consumers.py).
+        for player in instance.players:
+            if player.user_id is not None:
+                push_on_commit(user_group(player.user_id), "change", partial(_new, instance.pk))
+
+
+def _new(match_id: int) -> dict[str, Any]:
+    return {"new_match": match_id, "version": f"match-{match_id}"}
 
 
 @receiver(post_save, sender=Game, dispatch_uid="games.push.game")

@@ -1,6 +1,7 @@
 """Celery tasks: thin interfaces that call the service of the same name."""
 
 from common.tasks import shared_task
+from games.services import challenges as challenge_services
 from games.services import clock as clock_services
 from games.services import owed as owed_services
 from games.services import ratings as ratings_services
@@ -31,3 +32,8 @@ def match_time_out(match_id: int) -> bool:
 @shared_task
 def clocks_sweep() -> int:
     return clock_services.clocks_sweep()
+
+
+@shared_task
+def open_challenges_expire() -> int:
+    return challenge_services.open_challenges_expire()

@@ -4,6 +4,7 @@ config/urls.py builds with the home page (tournaments.urls.home_urlpatterns)."""
 from django.urls import URLPattern, path
 
 from games import report_code_views, views
+from games.web import lobby
 
 urlpatterns: list[URLPattern] = [
     path("matches/<int:pk>/", views.match_detail, name="match"),
@@ -12,4 +13,29 @@ urlpatterns: list[URLPattern] = [
     path("players/<int:pk>/", views.player_detail, name="player"),
     # A result slip's code (games/report_code_views.py): short, to be typed from paper.
     path("r/<str:code>/", report_code_views.report_code, name="report-code"),
+]
+
+# The lobby and challenges (games/web/lobby.py).
+urlpatterns += [
+    path("lobby/", lobby.lobby_page, name="lobby"),
+    path("lobby/live/", lobby.lobby_live, name="lobby-live"),
+    path("lobby/ping.json", lobby.ping, name="lobby-ping"),
+    path("lobby/challenges/", lobby.challenge_post, name="challenge-post"),
+    path("lobby/challenges/<int:pk>/take/", lobby.challenge_take, name="challenge-take"),
+    path(
+        "lobby/challenges/<int:pk>/withdraw/", lobby.challenge_withdraw, name="challenge-withdraw"
+    ),
+    path(
+        "lobby/matches/<int:pk>/accept/",
+        lobby.match_answer,
+        {"answer": "accept"},
+        name="challenge-accept",
+    ),
+    path(
+        "lobby/matches/<int:pk>/decline/",
+        lobby.match_answer,
+        {"answer": "decline"},
+        name="challenge-decline",
+    ),
+    path("players/<int:pk>/challenge/", lobby.challenge_player, name="player-challenge"),
 ]

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_safe
 
 from common.numbers import ascii_int
-from games import clock, selectors, web_selectors
+from games import clock, places, selectors, web_selectors
 from games.board_svg import board_cube, board_frame, board_geometry, board_pieces
 from games.charts import line_chart
 from games.engine import (
@@ -115,6 +115,7 @@ def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
         "followed": shown is None,
         "you": you,
         "challenge": _challenge(match, you),
+        "place": places.place_of(match),
         "start_url": (
             reverse("games:match-start", kwargs={"pk": match.pk})
             if selectors.matches_startable(request.user, [match])

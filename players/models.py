@@ -45,7 +45,7 @@ class Player(models.Model):
     # The language of the pages for the player's account, one of settings.LANGUAGES, stored when
     # the player switches it (players.views.set_language) and put back in the language cookie at
     # each log-in (players.signals); "" until then: the browser's language is used.
-    # db_default: rows written by code that predates the column (older migrations' models) get it too.
+    # db_default: rows written by older migrations' models get it too.
     language = models.CharField(max_length=10, blank=True, default="", db_default="")
     created_at = models.DateTimeField(auto_now_add=True)
     # Who entered the player (an organiser through the API, or staff in the admin); null for

@@ -112,6 +112,7 @@ def world(django_capture_on_commit_callbacks) -> dict[str, Any]:
     )  # fmt: skip
     api = Api(staff, django_capture_on_commit_callbacks)
     tournament = tournament_running(api, players, format="swiss")
+    challenge = services.open_challenge_post(user=players[2].user)
     client = APIClient()
     client.force_login(staff)
     ids = {
@@ -126,6 +127,9 @@ def world(django_capture_on_commit_callbacks) -> dict[str, Any]:
         "eid": Entry.objects.filter(tournament_id=tournament["id"]).first().pk,
         "number": 1,
         "mid": 1,
+        "api/v1/challenges": challenge.pk,
+        "lobby/challenges": challenge.pk,
+        "lobby/matches": online.pk,
     }
     return {"client": client, "ids": ids}
 

@@ -14,12 +14,15 @@ from games import web_selectors as games_web_selectors
 from games.selectors import User
 from tournaments import selectors, web
 from tournaments.routing import tournament_socket_path
+from tournaments.web.your_matches import your_matches
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    """The site's home page: the matches the user may see and the tournaments."""
+    """The site's home page: for a signed-in player what waits for them first ("Your
+    matches"), then the matches the user may see and the tournaments."""
     context = {
+        **your_matches(request.user),
         **games_web_selectors.home_matches(user=request.user),
         "tournaments": web.pages.tournament_groups(limit=games_web_selectors.HOME_LIMIT),
     }

@@ -317,6 +317,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env_int("RATINGS_RECOMPUTE_SECONDS", 60 * 60),
         "options": {"expires": env_int("RATINGS_RECOMPUTE_SECONDS", 60 * 60)},
     },
+    "open-challenges-expire": {
+        "task": "games.tasks.open_challenges_expire",
+        "schedule": env_int("OPEN_CHALLENGES_EXPIRE_SECONDS", 15 * 60),
+    },
 }
 
 # Celery when the broker or a worker fails (games/services/owed.py; README, Production).
@@ -366,6 +370,10 @@ CELERY_BEAT_SCHEDULE["clocks-sweep"] = {
 CHALLENGES_PENDING_PER_CHALLENGER = env_int("CHALLENGES_PENDING_PER_CHALLENGER", 20)
 CHALLENGES_PENDING_PER_PLAYER = env_int("CHALLENGES_PENDING_PER_PLAYER", 50)
 ME_AWAITING_LIMIT = env_int("ME_AWAITING_LIMIT", 100)
+# The lobby (docs/decisions.md D91): the open challenges one player may have posted at once, and
+# the hours an open challenge waits for a taker before it expires.
+OPEN_CHALLENGES_PER_PLAYER = env_int("OPEN_CHALLENGES_PER_PLAYER", 3)
+OPEN_CHALLENGE_HOURS = env_int("OPEN_CHALLENGE_HOURS", 24)
 
 # Tournament bounds (docs/decisions.md D57): the most entries a tournament may have, the most
 # matches one start may create (a round robin's whole schedule, a bracket, a Swiss round), and

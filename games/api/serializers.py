@@ -17,7 +17,7 @@ from games import clock, selectors
 from games.engine import Outcome
 from games.engine.encode import outcomes_json
 from games.engine.options import MAX_MATCH_LENGTH
-from games.models import Game, Match, ResultReport, Turn
+from games.models import Game, Match, OpenChallenge, ResultReport, Turn
 from players.models import Player
 
 
@@ -692,3 +692,40 @@ class MeSerializer(serializers.Serializer[Any]):
     def get_awaiting(self, desk: selectors.Desk) -> list[dict[str, Any]]:
         context = {"player": desk.player}
         return list_data(AwaitingSerializer(desk.awaiting, many=True, context=context))
+
+
+# --- open challenges (the lobby) --------------------------------------------------------------
+
+
+class OpenChallengeCreateSerializer(StrictSerializer):
+    target_score = serializers.IntegerField(min_value=1, max_value=MAX_MATCH_LENGTH, required=False)
+    options = JSONObjectField(required=False, help_text="docs/rules.md §8 keys and/or a preset")
+    clock = ClockSettingsSerializer(
+        required=False, allow_null=True, help_text="a match clock; default none"
+    )
+    rated = serializers.BooleanField(default=True)
+
+
+class OpenChallengeSerializer(serializers.ModelSerializer[OpenChallenge]):
+    created_by = PlayerRefSerializer(read_only=True)
+    taken_by = PlayerRefSerializer(read_only=True, allow_null=True)
+    match: serializers.PrimaryKeyRelatedField[Match] = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True
+    )
+
+    class Meta:
+        model = OpenChallenge
+        fields = [
+            "id",
+            "created_by",
+            "target_score",
+            "options",
+            "clock",
+            "rated",
+            "status",
+            "taken_by",
+            "match",
+            "created_at",
+            "expires_at",
+        ]
+        read_only_fields = fields

@@ -41,4 +41,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:pk>/drop/", views.CubeDropView.as_view(), name="cube-drop"),
     path("games/<int:pk>/dice-proof/", views.DiceProofView.as_view(), name="dice-proof"),
     path("me/", views.MeView.as_view(), name="me"),
+    path("challenges/", views.OpenChallengeListCreateView.as_view(), name="challenge-list"),
+    path("challenges/<int:pk>/", views.OpenChallengeDetailView.as_view(), name="challenge-detail"),
+    path("challenges/<int:pk>/take/", views.OpenChallengeTakeView.as_view(), name="challenge-take"),
+    path(
+        "challenges/<int:pk>/withdraw/",
+        views.OpenChallengeWithdrawView.as_view(),
+        name="challenge-withdraw",
+    ),
 ]

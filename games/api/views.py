@@ -20,13 +20,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.api.views import WriteView, errors, validated
-from games import selectors, services
+from games import lobby, selectors, services
 from games.api import serializers as s
 from games.api.filters import MatchFilter
 from games.api.renderers import JSONLinesRenderer, MatRenderer
 from games.engine import EngineError
 from games.errors import GameNotFoundError
-from games.models import Game, Match, ResultReport
+from games.models import Game, Match, OpenChallenge, ResultReport
 from games.services import clock as clock_services
 from games.services.play import PlayResult
 
@@ -408,3 +408,62 @@ class MeView(APIView):
     def get(self, request: Request) -> Response:
         """Who you are (your user and player) and the matches waiting for you to act."""
         return Response(s.MeSerializer(selectors.desk_for(request.user)).data)
+
+
+# --- open challenges (the lobby) --------------------------------------------------------------
+
+
+class OpenChallengeListCreateView(generics.ListAPIView[OpenChallenge], WriteView):
+    serializer_class = s.OpenChallengeSerializer
+
+    def get_queryset(self) -> Any:
+        return lobby.open_challenges()
+
+    @extend_schema(responses={200: s.OpenChallengeSerializer(many=True), **errors(404)})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The open challenges anyone signed in may take, newest first (expired ones left
+        out)."""
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        request=s.OpenChallengeCreateSerializer,
+        responses={201: s.OpenChallengeSerializer, **errors(400, 401, 403, 409)},
+    )
+    def post(self, request: Request) -> Response:
+        """Post an open challenge as your player (409 beyond OPEN_CHALLENGES_PER_PLAYER)."""
+        data = validated(s.OpenChallengeCreateSerializer, request)
+        challenge = services.open_challenge_post(
+            user=request.user,
+            options=data.get("options"),
+            target_score=data.get("target_score"),
+            clock_settings=data.get("clock"),
+            rated=data["rated"],
+        )
+        return Response(s.OpenChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
+
+
+class OpenChallengeDetailView(APIView):
+    @extend_schema(responses={200: s.OpenChallengeSerializer, **errors(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        challenge = get_object_or_404(lobby.challenge_rows(), pk=pk)
+        return Response(s.OpenChallengeSerializer(challenge).data)
+
+
+class OpenChallengeTakeView(WriteView):
+    @extend_schema(request=None, responses={201: s.MatchSerializer, **errors(401, 403, 404, 409)})
+    def post(self, request: Request, pk: int) -> Response:
+        """Take an open challenge: the match between its poster and you starts at once."""
+        challenge = get_object_or_404(lobby.challenge_rows(), pk=pk)
+        match = services.open_challenge_take(challenge=challenge, user=request.user)
+        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+
+
+class OpenChallengeWithdrawView(WriteView):
+    @extend_schema(
+        request=None, responses={200: s.OpenChallengeSerializer, **errors(401, 403, 404, 409)}
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """The poster withdraws an open challenge."""
+        challenge = get_object_or_404(lobby.challenge_rows(), pk=pk)
+        challenge = services.open_challenge_withdraw(challenge=challenge, user=request.user)
+        return Response(s.OpenChallengeSerializer(challenge).data)

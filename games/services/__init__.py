@@ -5,6 +5,12 @@ run inside their caller's transaction and are private to the package
 (``games/services/_steps.py``). The ratings (``ratings``) and the owed follow-up tasks
 (``owed``) are called by the tasks and by the steps."""
 
+from games.services.challenges import (
+    open_challenge_post,
+    open_challenge_take,
+    open_challenge_withdraw,
+    open_challenges_expire,
+)
 from games.services.clock import clocks_sweep, match_claim, match_time_out
 from games.services.exchange import match_export, match_import, match_import_by
 from games.services.matches import (
@@ -62,6 +68,10 @@ __all__ = [
     "match_start",
     "match_time_out",
     "matches_create_many",
+    "open_challenge_post",
+    "open_challenge_take",
+    "open_challenge_withdraw",
+    "open_challenges_expire",
     "play_submit",
     "report_codes_issue",
     "result_confirm_by_code",

@@ -71,3 +71,12 @@ def site_qr(context: template.Context, path: str = "/", title: str = "") -> Safe
     from common.site import absolute_url, qr_svg
 
     return mark_safe(qr_svg(absolute_url(context.get("request"), path), title=title))  # noqa: S308
+
+
+@register.simple_tag
+def user_socket(user_id: int) -> str:
+    """The socket of a signed-in user's pages (games.routing.user_socket_path): "" without a
+    channel layer."""
+    from games.routing import user_socket_path
+
+    return user_socket_path(user_id)
