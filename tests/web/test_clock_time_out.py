@@ -1,0 +1,79 @@
+"""A clock that runs out ends the match on every open page within 2 s, with no reload and no
+beat (issue 21 §4, scenario (c)): uvicorn serves the site as ``make run`` does (Celery eager,
+no beat, no deadline task that could run), Redis carries the pushes. Alice lets her time run
+out; her page, Bob's and a signed-out watcher's show the time-out: the pages ask the server at
+0:00 (static/js/match.js), the server ends the match (games.services.clock.match_time_out) and
+pushes the news to every socket of the match (docs/decisions.md D95)."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from playwright.sync_api import expect
+
+from games import clock, services
+from games.models import Match
+from tests.web.asgi_server import asgi_url
+from tests.web.helpers import Watcher, log_in, match_url
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CLOCK = {"per_point_seconds": 90, "delay_seconds": 5}
+LEFT = 6  # seconds: the runner's time left once every page is open
+WITHIN_MS = 2_000  # every page shows the time-out this long after the deadline at the latest
+
+
+def test_every_page_shows_the_time_out_within_two_seconds(
+    pushed, new_page, alice, bob, organiser, artifacts
+):
+    match = services.match_create(
+        creator=organiser, player_one=alice, player_two=bob, target_score=1, clock=CLOCK
+    )
+    runner = match.clock_running
+    runner_name = "alice" if runner == Match.ClockSide.PLAYER_ONE else "bob"
+    players = {name: new_page() for name in ("alice", "bob")}
+    for name, (page, _console) in players.items():
+        log_in(page, asgi_url(), name, "/")
+    watcher = Watcher(new_page)
+
+    # The runner has LEFT seconds of bank and no delay left (set in the database: no preset is
+    # this short); the deadline task is never published (eager Celery, as under make run).
+    now = clock.now()
+    started = now - datetime.timedelta(seconds=CLOCK["delay_seconds"])
+    deadline = now + datetime.timedelta(seconds=LEFT)
+    bank = {"clock_one_ms" if runner == "player_one" else "clock_two_ms": LEFT * 1000}
+    Match.objects.filter(pk=match.pk).update(
+        clock_turn_started_at=started, clock_deadline=deadline, **bank
+    )
+    url = asgi_url() + match_url(match)
+    pages = [page for page, _console in players.values()] + [watcher.page]
+    for page in pages:
+        page.goto(url)
+        expect(page.locator("[data-match-status]")).to_have_attribute(
+            "data-match-status", "in_progress"
+        )
+    watcher.wait(lambda: watcher.frames)  # the watcher's socket is open
+    runner_page = players[runner_name][0]
+    expect(runner_page.locator("#play-panel")).to_be_visible()
+    left_ms = (deadline - clock.now()).total_seconds() * 1000
+    assert left_ms > 1000, "the pages took too long to open for the test to mean anything"
+
+    for page in pages:  # at most 2 s after the deadline, each page (waited on in turn)
+        remaining = (deadline - clock.now()).total_seconds() * 1000
+        expect(page.locator("[data-match-status]")).to_have_attribute(
+            "data-match-status", "finished", timeout=max(remaining, 0) + WITHIN_MS
+        )
+        expect(page.locator(".match-header")).to_contain_text("(on time)", use_inner_text=True)
+        expect(page.locator(f'.clock-side.flagged[data-clock-side="{runner}"]')).to_have_count(1)
+    assert clock.now() - deadline < datetime.timedelta(milliseconds=WITHIN_MS + 500)
+    expect(runner_page.locator("#play-panel")).to_have_count(0)  # no "Your turn" left
+
+    ended = Match.objects.get(pk=match.pk)
+    assert ended.status == Match.Status.FINISHED and ended.ended_by == Match.EndedBy.TIME
+    assert ended.winner_id == (bob.pk if runner_name == "alice" else alice.pk)
+    assert len(watcher.sockets) == 1 and not watcher.sockets[0].is_closed()
+    watcher.page.screenshot(path=str(artifacts / "match-time-out-watcher.png"), full_page=True)
+    for page, console in players.values():
+        assert console.errors == []
+    assert watcher.console.errors == []
