@@ -74,6 +74,6 @@ def test_every_page_shows_the_time_out_within_two_seconds(
     assert ended.winner_id == (bob.pk if runner_name == "alice" else alice.pk)
     assert len(watcher.sockets) == 1 and not watcher.sockets[0].is_closed()
     watcher.page.screenshot(path=str(artifacts / "match-time-out-watcher.png"), full_page=True)
-    for page, console in players.values():
+    for _page, console in players.values():
         assert console.errors == []
     assert watcher.console.errors == []
