@@ -120,6 +120,7 @@ def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
             else None
         ),
         "clock": _clock(match),
+        "claim": _claim(match, you),
         "reports": _reports(match, request.user, you),
         "can_report": _can_report(match, request.user, you),
         "report_choices": [
@@ -160,6 +161,32 @@ def _clock(match: Match) -> dict[str, Any] | None:
         "data": data,
         "bank": _clock_text(match.clock_bank_seconds),
         "delay_seconds": match.clock_delay_seconds,
+    }
+
+
+def _claim(match: Match, you: Player | None) -> dict[str, Any] | None:
+    """The claim after inactivity, for ``you`` if you wait for your opponent in an online match
+    without a clock (games/services/clock.py, match_claim; docs/decisions.md D44): when it
+    opens, and whether it is open now (the page's button posts to the API's claim)."""
+    if (
+        you is None
+        or you.pk not in (match.player_one_id, match.player_two_id)
+        or match.mode != Match.Mode.ONLINE
+        or match.status != Match.Status.IN_PROGRESS
+        or match.has_clock
+    ):
+        return None
+    game = selectors.current_game(match)
+    to_move = selectors.player_to_move(game) if game is not None else None
+    if game is None or to_move is None or to_move.pk == you.pk:
+        return None
+    opens_at = selectors.claim_opens_at(match, game)
+    return {
+        "opponent": to_move,
+        "opens_at": opens_at,
+        "open": clock.now() >= opens_at,
+        "hours": match.claim_after_hours,
+        "url": reverse("games:match-claim", kwargs={"pk": match.pk}),
     }
 
 

@@ -126,7 +126,7 @@ def match_claim(*, match: Match, user: User) -> Match:
             raise NotAllowedError(
                 "it is your turn: only the player waiting for their opponent may claim the match"
             )
-        claim_at = _turn_began(game) + datetime.timedelta(hours=match.claim_after_hours)
+        claim_at = selectors.claim_opens_at(match, game)
         if arrived < claim_at:
             raise ClaimTooEarlyError(claim_at=claim_at, left=claim_at - arrived)
         match_end_early(
@@ -151,10 +151,3 @@ def _claimable_game(match: Match) -> Game:
     if game is None:
         raise ConflictError("no game of the match is in progress")
     return game
-
-
-def _turn_began(game: Game) -> datetime.datetime:
-    """When the player to move could first act: after the last turn of the game, else at its
-    start."""
-    last = game.turns.order_by("-ply").values_list("created_at", flat=True).first()
-    return last or game.started_at

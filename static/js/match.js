@@ -1,7 +1,8 @@
 // Match page: replay through the turn log, live updates by polling the state endpoint with
 // If-None-Match, and playing through the REST API (session cookie + CSRF header): roll, play
 // (on the board with board_play.js, or from the list of legal plays), and the doubling cube's
-// double, take and drop; starting a scheduled match.
+// double, take and drop; starting a scheduled match; claiming a match without a clock after the
+// opponent's long inactivity.
 // While a WebSocket is open (live.js), updates are pushed instead and nothing is polled.
 // When the running clock reaches 0:00 (as clock.js counts it, from the page's #clock-data) the
 // page asks the state endpoint once, and again every half second for a while if the server's
@@ -266,6 +267,9 @@
     } else if (button.dataset.action === "accept" || button.dataset.action === "decline") {
       button.disabled = true;
       act(post(button.dataset.url), "[data-challenge-error]");
+    } else if (button.dataset.action === "claim") {
+      button.disabled = true;
+      act(post(button.dataset.url), "[data-claim-error]");
     } else if (button.dataset.action === "start") {
       button.disabled = true;
       act(post(button.dataset.url), "[data-start-error]")
