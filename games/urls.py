@@ -1,13 +1,18 @@
-"""Routes of the match and player pages, mounted at the site root in the namespace "web" that
-config/urls.py builds with the home page (tournaments.urls.home_urlpatterns)."""
+"""Routes of the match and player pages and of the rules pages (games/rules_pages.py), mounted
+at the site root in the namespace "web" that config/urls.py builds with the home page
+(tournaments.urls.home_urlpatterns)."""
 
 from django.urls import URLPattern, path
 
-from games import views
+from games import rules_pages, views
 
 urlpatterns: list[URLPattern] = [
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/live/", views.match_live, name="match-live"),
     path("matches/<int:pk>/state.json", views.match_state, name="match-state"),
     path("players/<int:pk>/", views.player_detail, name="player"),
+    path("rules/", rules_pages.rules_index, name="rules"),
+    path("rules/presets/", rules_pages.rules_presets, name="rules-presets"),
+    path("rules/faq/", rules_pages.rules_faq, name="rules-faq"),
+    path("rules/<slug:game>/", rules_pages.rules_game, name="rules-game"),
 ]

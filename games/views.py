@@ -31,6 +31,7 @@ from games.engine import (
 )
 from games.models import Game, Match, ResultReport, Turn
 from games.routing import match_socket_path
+from games.rules_pages import game_rules_url
 from games.selectors import User
 from games.services import clock as clock_services
 from players.models import Player
@@ -252,6 +253,7 @@ def _game_context(game: Game, you: Player | None) -> dict[str, Any]:
             for o in plays
         ],
         "log": _log_rows(game, turns),
+        "rules_url": game_rules_url(game.variant),
         "replay": _replay(game, turns, cube_on),
         "proof": selectors.game_dice_proof(game) if game.seed_commitment else None,
         "client": {
