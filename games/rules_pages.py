@@ -291,7 +291,7 @@ PRESET_TEXT: dict[str, Promise] = {
 def _shown(value: Any) -> str:
     if isinstance(value, tuple):
         names = {variant: str(name) for variant, name in GAMES.values()}
-        return " → ".join(names.get(item, item) for item in value)
+        return " → ".join(names.get(str(item), str(item)) for item in value)
     if isinstance(value, bool):
         return str(_("yes") if value else _("no"))
     return str(_("never") if value is None else value)

@@ -59,14 +59,13 @@ def test_every_page_shows_the_time_out_within_two_seconds(
     left_ms = (deadline - clock.now()).total_seconds() * 1000
     assert left_ms > 1000, "the pages took too long to open for the test to mean anything"
 
-    for page in pages:  # at most 2 s after the deadline, each page (waited on in turn)
-        remaining = (deadline - clock.now()).total_seconds() * 1000
+    for page in pages:  # each page shows it 2 s after the deadline at the latest
+        left = (deadline - clock.now()).total_seconds() * 1000 + WITHIN_MS
         expect(page.locator("[data-match-status]")).to_have_attribute(
-            "data-match-status", "finished", timeout=max(remaining, 0) + WITHIN_MS
+            "data-match-status", "finished", timeout=max(left, 1)
         )
         expect(page.locator(".match-header")).to_contain_text("(on time)", use_inner_text=True)
         expect(page.locator(f'.clock-side.flagged[data-clock-side="{runner}"]')).to_have_count(1)
-    assert clock.now() - deadline < datetime.timedelta(milliseconds=WITHIN_MS + 500)
     expect(runner_page.locator("#play-panel")).to_have_count(0)  # no "Your turn" left
 
     ended = Match.objects.get(pk=match.pk)
