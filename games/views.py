@@ -52,9 +52,10 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _live_version(request: HttpRequest, pk: int) -> web_selectors.LiveVersion:
-    """The match's live version, after ending the match if its clock has run out (a poll is
-    what notices a time-out on a page left open, also under ``make run``, which has no beat:
-    docs/decisions.md D64). The time-out is the deadline task's own service."""
+    """The match's live version, after ending the match if its clock has run out (the page's
+    read at 0:00, or its poll, is what notices a time-out on a page left open, also under
+    ``make run``, which has no beat: docs/decisions.md D64, D95). The time-out is the deadline
+    task's own service."""
     version = web_selectors.match_live_version(user=request.user, pk=pk)
     deadline = version.clock_deadline
     if deadline is not None and clock.now() >= deadline:

@@ -5,6 +5,8 @@ where the setting is 0 (production, the tests), and stops at shutdown."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -16,6 +18,13 @@ from games import services
 from games.models import Match
 
 CLOCK = {"per_point_seconds": 90, "delay_seconds": 5}
+
+
+def run_async(main: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
+    """``asyncio.run(main())`` in a thread of its own: the browser tests leave an event loop
+    running in the test thread (Playwright's sync API)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(main())).result()
 
 
 def run_lifespan(until: Any = None) -> list[dict[str, Any]]:
@@ -42,7 +51,7 @@ def run_lifespan(until: Any = None) -> list[dict[str, Any]]:
             await app
         return sent
 
-    return asyncio.run(main())
+    return run_async(main)
 
 
 DONE = [{"type": "lifespan.startup.complete"}, {"type": "lifespan.shutdown.complete"}]
@@ -100,5 +109,5 @@ def test_a_failed_sweep_is_logged_and_the_next_one_runs(monkeypatch, caplog):
                 await asyncio.sleep(0.01)
         task.cancel()
 
-    asyncio.run(main())
+    run_async(main)
     assert "the in-process clock sweep failed" in caplog.text
