@@ -72,11 +72,16 @@ class Diagram:
     start: Position | None = None
     plays: tuple[tuple[tuple[int, int] | None, str], ...] = ()
     dice: tuple[int, ...] = ()
+    preset: str = "macedonian"  # the rules the plays are checked by
+
+    @property
+    def options(self) -> Options:
+        return PRESETS[self.preset]
 
     def position(self) -> Position:
         position = self.start or start_position(self.variant)
         for dice, moves in self.plays:
-            position = check_play(self.variant, position, dice, moves).position
+            position = check_play(self.variant, position, dice, moves, self.options).position
         return position
 
     def drawn(self) -> dict[str, Any]:
@@ -232,6 +237,24 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
     ),
 }
 
+PRESET_DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
+    "greek_tavli": (
+        Diagram(
+            "first-runner",
+            "gul_bara",
+            _("Fevga: the first runner"),
+            _(
+                "With this preset white's opening 6-6 is a single 6, 24/18: no second checker "
+                "may leave the start before the first has passed the opponent's start, and "
+                "18/12 would land on it. In the Macedonian match the same roll moves four "
+                "checkers to the 18-point. And a double never escalates."
+            ),
+            plays=(((6, 6), "24/18"),),
+            preset="greek_tavli",
+        ),
+    ),
+}
+
 GAMES = {  # the page's slug: (variant, name)
     "tabla": ("tabla", _("Tabla")),
     "gul-bara": ("gul_bara", _("Gjul Bara")),
@@ -288,7 +311,41 @@ PRESET_TEXT: dict[str, Promise] = {
 }
 
 
-def _shown(value: Any) -> str:
+VALUE_TEXT: dict[tuple[str, str], Promise] = {  # (option, value): the value in words
+    ("opening_roll", "reroll_both"): _("the winner rolls afresh"),
+    ("opening_roll", "use_opening_dice"): _("the opening dice are played"),
+    ("next_starter", "previous_winner"): _("the previous game's winner"),
+    ("next_starter", "opening_roll"): _("an opening roll"),
+    ("cube", "off"): _("no cube"),
+    ("cube", "tabla_only"): _("in Tabla"),
+    ("cube", "all_games"): _("in every game"),
+    ("cascade_count", "per_player"): _("the player's own rolls"),
+    ("cascade_count", "per_game"): _("both players' rolls"),
+    ("cascade_remainder", "opponent"): _("to the opponent"),
+    ("cascade_remainder", "forfeit"): _("lost"),
+    ("unstarted_chain", "lost"): _("lost"),
+    ("unstarted_chain", "passes"): _("to the opponent"),
+    ("cascade_scope", "per_stage"): _("each stage on its own"),
+    ("cascade_scope", "whole_chain"): _("the whole chain"),
+    ("six_prime", "allowed"): _("allowed"),
+    ("six_prime", "opponent_ahead"): _("only with an opposing checker ahead"),
+    ("six_prime", "must_release"): _("must be opened when it traps everyone"),
+    ("mother", "auto_win"): _("a pinned mother wins 2"),
+    ("mother", "tie_only"): _("only the tie"),
+    ("mother", "off"): _("no mother rule"),
+    ("tapa_tie", "replay"): _("the Tapa is replayed"),
+    ("tapa_tie", "one_each"): _("1 point each"),
+    ("tapa_tie", "zero"): _("no points"),
+    ("pinned_bearoff", "occupies"): _("counts as home"),
+    ("pinned_bearoff", "no_bearoff"): _("no bearing off"),
+    ("start_display", "stack15"): _("all 15 on the point"),
+    ("start_display", "two_plus_reserve"): _("two, and a reserve"),
+}
+
+
+def _shown(key: str, value: Any) -> str:
+    if isinstance(value, str):
+        return str(VALUE_TEXT.get((key, value), value))
     if isinstance(value, tuple):
         names = {variant: str(name) for variant, name in GAMES.values()}
         return " → ".join(names.get(str(item), str(item)) for item in value)
@@ -307,16 +364,26 @@ def preset_changes(options: Options) -> list[dict[str, Any]]:
                 {
                     "key": field.name,
                     "text": OPTION_TEXT[field.name],
-                    "default": _shown(default),
-                    "value": _shown(value),
+                    "default": _shown(field.name, default),
+                    "value": _shown(field.name, value),
                 }
             )
     return rows
 
 
+@cache
+def preset_diagrams(name: str) -> tuple[dict[str, Any], ...]:
+    return tuple(diagram.drawn() for diagram in PRESET_DIAGRAMS.get(name, ()))
+
+
 def presets() -> list[dict[str, Any]]:
     return [
-        {"name": name, "text": PRESET_TEXT.get(name, ""), "changes": preset_changes(options)}
+        {
+            "name": name,
+            "text": PRESET_TEXT.get(name, ""),
+            "changes": preset_changes(options),
+            "diagrams": preset_diagrams(name),
+        }
         for name, options in PRESETS.items()
     ]
 

@@ -17,6 +17,7 @@ from games.engine import (
     Options,
     check_play,
     legal_plays,
+    start_position,
     validate_position,
 )
 from games.engine.variants import find_variant
@@ -42,7 +43,7 @@ def test_every_rules_page_answers_and_links_to_the_others(url, db):
         assert f'href="{other}"' in html
 
 
-@pytest.mark.parametrize("url", [page for page in PAGES if "presets" not in page])
+@pytest.mark.parametrize("url", PAGES)
 def test_the_pages_draw_the_board(url, db):
     html = Client().get(url).content.decode()
     assert BOARD in html and "<figcaption>" in html
@@ -63,20 +64,39 @@ def test_an_unknown_game_is_a_404(db):
     assert Client().get("/rules/backgammon/").status_code == 404
 
 
-def test_every_diagram_is_a_legal_position_reached_by_legal_plays():
-    for variant, diagrams in rules_pages.DIAGRAMS.items():
-        rules = find_variant(variant)
-        for diagram in diagrams:
-            position = diagram.start or rules.start_position()
-            validate_position(rules, position, DEFAULT_OPTIONS)
-            for dice, moves in diagram.plays:
-                outcome = check_play(variant, position, dice, moves)
-                position = outcome.position
-                if outcome.result is None:  # an ended game is no position to play on
-                    validate_position(rules, position, DEFAULT_OPTIONS)
-            assert position == diagram.position()
-            if diagram.dice:  # a roll on the board: it is the side to move's, and can be played
-                assert legal_plays(variant, position, diagram.dice)
+ALL_DIAGRAMS = [
+    *(d for diagrams in rules_pages.DIAGRAMS.values() for d in diagrams),
+    *(d for diagrams in rules_pages.PRESET_DIAGRAMS.values() for d in diagrams),
+]
+
+
+@pytest.mark.parametrize("diagram", ALL_DIAGRAMS, ids=lambda d: f"{d.variant}-{d.key}")
+def test_every_diagram_is_a_legal_position_reached_by_legal_plays(diagram):
+    variant, options = diagram.variant, PRESETS[diagram.preset]
+    rules = find_variant(variant)
+    position = diagram.start or rules.start_position()
+    validate_position(rules, position, options)
+    for dice, moves in diagram.plays:
+        outcome = check_play(variant, position, dice, moves, options)
+        position = outcome.position
+        if outcome.result is None:  # an ended game is no position to play on
+            validate_position(rules, position, options)
+    assert position == diagram.position()
+    if diagram.dice:  # a roll on the board: it is the side to move's, and can be played
+        assert legal_plays(variant, position, diagram.dice, options)
+
+
+@pytest.mark.django_db
+def test_the_first_runner_diagram_is_what_the_preset_changes():
+    [diagram] = rules_pages.PRESET_DIAGRAMS["greek_tavli"]
+    start = start_position("gul_bara")
+    plays = legal_plays("gul_bara", start, (6, 6), PRESETS["greek_tavli"])
+    assert [str(o.play) for o in plays] == ["24/18"] == [diagram.plays[0][1]]
+    assert [str(o.play) for o in legal_plays("gul_bara", start, (6, 6))] == [
+        "24/18 24/18 24/18 24/18"
+    ]
+    html = Client().get(reverse("web:rules-presets")).content.decode()
+    assert html.count(BOARD) == 1 and 'data-diagram="first-runner"' in html
 
 
 def _diagram(variant: str, key: str) -> rules_pages.Diagram:
@@ -137,6 +157,16 @@ def test_the_presets_page_lists_every_preset_and_what_it_changes(db):
 def test_every_option_and_preset_has_its_words():
     assert set(rules_pages.OPTION_TEXT) == {f for f in Options.__dataclass_fields__}
     assert set(rules_pages.PRESET_TEXT) == set(PRESETS)
+    for options in PRESETS.values():  # every value a preset sets or changes, in words
+        for key, value in options.to_json().items():
+            if isinstance(value, str):
+                assert (key, value) in rules_pages.VALUE_TEXT, (key, value)
+                assert (key, getattr(DEFAULT_OPTIONS, key)) in rules_pages.VALUE_TEXT
+
+
+def test_each_choice_in_words_is_a_value_the_engine_accepts():
+    for key, value in rules_pages.VALUE_TEXT:
+        Options.from_json({key: value})
 
 
 def test_the_footer_and_the_match_page_link_to_the_rules(online_match):
