@@ -175,3 +175,11 @@ def test_the_footer_and_the_match_page_link_to_the_rules(online_match):
     variant = online_match.games.get().variant
     assert f'href="{rules_pages.game_rules_url(variant)}" data-rules-link' in html
     assert f'href="{reverse("web:rules")}" data-rules-link' in html
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_the_rules_pages_carry_the_policy_and_no_inline_code(url, db):
+    response = Client().get(url)
+    assert "script-src" in response["Content-Security-Policy"]
+    html = response.content.decode()
+    assert "<script>" not in html and " style=" not in html and " onclick=" not in html
