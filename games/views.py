@@ -13,6 +13,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_safe
 
@@ -182,11 +183,12 @@ def _claim(match: Match, you: Player | None) -> dict[str, Any] | None:
     to_move = selectors.player_to_move(game) if game is not None else None
     if game is None or to_move is None or to_move.pk == you.pk:
         return None
-    opens_at = selectors.claim_opens_at(match, game)
+    opens_at, now = selectors.claim_opens_at(match, game), clock.now()
     return {
         "opponent": to_move,
         "opens_at": opens_at,
-        "open": clock.now() >= opens_at,
+        "left": timeuntil(opens_at, now),  # by the server's clock, as the claim counts
+        "open": now >= opens_at,
         "hours": match.claim_after_hours,
         "url": reverse("games:match-claim", kwargs={"pk": match.pk}),
     }

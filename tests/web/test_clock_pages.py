@@ -103,7 +103,7 @@ def test_the_waiting_player_sees_when_the_claim_opens_and_then_its_button(fake_c
     early = logged_in(waiting).get(match_url(online_match))
     html = early.content.decode()
     assert "data-claim-wait" in html and 'data-action="claim"' not in html
-    assert f"If {to_move.display_name} does not play, you may claim the match in 2" in html
+    assert f"If {to_move.display_name} does not play, you may claim the match in 2\xa0hours" in html
     assert early.context["claim"]["open"] is False
 
     fake_clock.advance(2 * 3600 + 1)
