@@ -8,13 +8,19 @@ tournament page afterwards (issue 19).
   robin of N players;
 - a Swiss of S players: its start (round 1 paired) and the pairing of round 2 after every
   round-1 match was given a result;
-- the tournament page of the round robin (GET /tournaments/<pk>/ with the Django test client).
+- the tournament page of the round robin (GET /tournaments/<pk>/ with the Django test client);
+- a double elimination of D players: its start, then results recorded one by one as a finished
+  games match is recorded (``tournament_match_record``, the standings task run eagerly as with no
+  broker): the median and the slowest result, and the most queries a result ran, over the first
+  R results in the order the matches became ready, and the median CPU of the standings task in
+  a result (which a worker runs, with a broker) (issue 20).
 
 The pushes are the messages one transaction hands to the channel layer (common/push.py), one
 per group; an in-memory layer is set, so nothing leaves the process (nor is any payload built:
 nobody listens). "cpu s" is this process's CPU time, database included (SQLite runs in it):
 steadier than the wall-clock seconds on a shared machine. Prints one line per
-measurement; run with `.venv/bin/python bench/tournament_start.py [--players N] [--swiss S]`.
+measurement; run with
+`.venv/bin/python bench/tournament_start.py [--players N] [--swiss S] [--double D] [--results R]`.
 """
 
 from __future__ import annotations
@@ -109,10 +115,88 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--players", type=int, default=60, metavar="N")
     parser.add_argument("--swiss", type=int, default=256, metavar="S")
+    parser.add_argument("--double", type=int, default=256, metavar="D")
+    parser.add_argument("--results", type=int, default=100, metavar="R")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
         setup(directory)
         run(args.players, args.swiss)
+        run_double(args.double, args.results)
+
+
+def run_double(size: int, results: int) -> None:
+    """A double elimination of ``size`` players: its start, then ``results`` results."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import Match
+    from players.models import Player
+    from tournaments import services
+    from tournaments.models import Tournament, TournamentMatch
+
+    User = get_user_model()
+    organiser = User.objects.get(username="bench-organiser")
+    players = list(Player.objects.order_by("pk")[:size])
+    if len(players) < size:
+        users = User.objects.bulk_create(
+            User(username=f"bench-de-{i}") for i in range(size - len(players))
+        )
+        players += Player.objects.bulk_create(
+            Player(user=u, display_name=u.username, rating=1000 + i) for i, u in enumerate(users)
+        )
+    double = tournament_of(size, organiser, players,
+                           format=Tournament.Format.DOUBLE_ELIMINATION, match_length=3)  # fmt: skip
+    with Measured() as measured:
+        services.tournament_start(tournament=double, user=organiser)
+    print(measured.line(f"start: double elimination of {size}"))
+    times: list[float] = []
+    cpus: list[float] = []
+    most = 0
+    # The standings task's own CPU (run eagerly at the commit, as with no broker; a worker
+    # runs it with one): the task calls ``services.standings_recompute``, wrapped here.
+    standings: list[float] = []
+    recompute = services.standings_recompute
+
+    def timed(**kwargs: Any) -> Any:
+        began = time.process_time()
+        try:
+            return recompute(**kwargs)
+        finally:
+            standings.append(time.process_time() - began)
+
+    services.standings_recompute = timed  # type: ignore[assignment]
+    while len(times) < results:
+        ready = list(
+            double.matches.filter(status=TournamentMatch.Status.READY)
+            .select_related("entry_one", "match")
+            .order_by("id")
+        )
+        if not ready:
+            break
+        for row in ready[: results - len(times)]:
+            match = row.match
+            assert match is not None and row.entry_one is not None
+            # The first player wins 3-0: the finished games match as the games services leave it.
+            Match.objects.filter(pk=match.pk).update(
+                status=Match.Status.FINISHED, winner=row.entry_one.player_id, score_one=3
+            )
+            match.refresh_from_db()
+            with Measured() as measured:
+                services.tournament_match_record(match=match)
+            times.append(measured.seconds)
+            cpus.append(measured.cpu)
+            most = max(most, measured.queries)
+    times.sort()
+    cpus.sort()
+    print(
+        f"{f'double elimination of {size}: a result (median of {len(times)})':52} "
+        f"{times[len(times) // 2]:8.3f} {cpus[len(cpus) // 2]:8.3f} {most:8,} (the most)"
+    )
+    label = f"double elimination of {size}: the slowest result"
+    print(f"{label:52} {times[-1]:8.3f} {cpus[-1]:8.3f}")
+    services.standings_recompute = recompute  # type: ignore[assignment]
+    standings.sort()
+    label = f"double elimination of {size}: of a result, the standings"
+    print(f"{label:52} {'':8} {standings[len(standings) // 2]:8.3f} (median)")
 
 
 def run(size: int, swiss_size: int) -> None:

@@ -172,3 +172,63 @@ def count_failure(
 
 
 user_login_failed.connect(count_failure, dispatch_uid="tabla-count-login-failure")
+
+
+# Sign-ups and password resets: attempts per address (and resets per e-mail address), counted in
+# the same cache with the same sliding window (docs/decisions.md D88).
+
+
+def signup_limit() -> Limit:
+    return Limit(settings.SIGNUP_LIMIT_IP_ATTEMPTS, settings.SIGNUP_LIMIT_IP_SECONDS)
+
+
+def reset_limit() -> Limit:
+    return Limit(
+        settings.PASSWORD_RESET_LIMIT_IP_ATTEMPTS, settings.PASSWORD_RESET_LIMIT_IP_SECONDS
+    )
+
+
+def reset_email_limit() -> Limit:
+    return Limit(
+        settings.PASSWORD_RESET_LIMIT_EMAIL_ATTEMPTS, settings.PASSWORD_RESET_LIMIT_EMAIL_SECONDS
+    )
+
+
+def _address_key(request: Any, kind: str) -> str:
+    meta = _http_request(request).META
+    address = client_address(
+        meta.get("REMOTE_ADDR", ""),
+        meta.get("HTTP_X_FORWARDED_FOR", ""),
+        settings.TRUST_X_FORWARDED_FOR,
+    )
+    return f"{kind}:ip:{address}"
+
+
+def attempt(key: str, limit: Limit) -> int:
+    """Count one attempt under ``key`` unless ``limit`` is reached: 0 when it may go on, else
+    the seconds until it may (and it is not counted)."""
+    if limit.failures <= 0:
+        return 0
+    stamps = cache.get(key, ())
+    now = clock()
+    seconds = retry_after(stamps, now, limit)
+    if not seconds:
+        cache.set(key, with_failure(stamps, now, limit), limit.seconds)
+    return seconds
+
+
+def signup_attempt(request: Any) -> int:
+    """Count a sign-up (or sign-up through an invitation) from this request's address: 0, or
+    the seconds to wait past SIGNUP_LIMIT_IP_ATTEMPTS."""
+    return attempt(_address_key(request, "signups"), signup_limit())
+
+
+def reset_attempt(request: Any) -> int:
+    """Count a password reset asked from this request's address: 0, or the seconds to wait."""
+    return attempt(_address_key(request, "password-resets"), reset_limit())
+
+
+def reset_email_attempt(email: str) -> int:
+    """Count a reset mail to ``email``: 0, or, past the limit, the seconds until another may
+    go (meanwhile none is sent, and the page says what it always says)."""
+    return attempt(f"password-resets:email:{account_key(email)}", reset_email_limit())

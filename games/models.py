@@ -300,7 +300,20 @@ class ResultReport(models.Model):
     scope = models.CharField(max_length=8, choices=Scope.choices, default=Scope.GAME)
     game_number = models.PositiveIntegerField(null=True, blank=True, help_text="scope game")
     reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="the account that reported; none when reported with a slip's code",
+    )
+    reported_with = models.ForeignKey(
+        "MatchReportCode",
+        null=True,
+        blank=True,
+        on_delete=models.RESTRICT,
+        related_name="+",
+        help_text="the slip code it was reported with (its player reported)",
     )
     starter = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -319,8 +332,20 @@ class ResultReport(models.Model):
     responded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    responded_with = models.ForeignKey(
+        "MatchReportCode",
+        null=True,
+        blank=True,
+        on_delete=models.RESTRICT,
+        related_name="+",
+        help_text="the slip code it was confirmed or disputed with (its player answered)",
+    )
     responded_at = models.DateTimeField(null=True, blank=True)
     dispute_reason = models.TextField(blank=True)
+    disputed_score_one = models.PositiveIntegerField(
+        null=True, blank=True, help_text="the final score the disputing player gives instead"
+    )
+    disputed_score_two = models.PositiveIntegerField(null=True, blank=True)
     game = models.OneToOneField(
         Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="report"
     )
@@ -328,6 +353,12 @@ class ResultReport(models.Model):
 
     class Meta:
         ordering = ["match", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(reporter__isnull=False) | Q(reported_with__isnull=False),
+                name="report_has_reporter",
+            )
+        ]
 
     def __str__(self) -> str:
         if self.scope == self.Scope.MATCH:
@@ -389,3 +420,28 @@ class OwedTask(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task}{tuple(self.args)}"
+
+
+class MatchReportCode(models.Model):
+    """A player's code on a printed result slip: it opens the report page of its match
+    (``/r/<code>/``) without an account, as that player. It works while the match is in
+    progress; its reports and answers point back at it (ResultReport.reported_with,
+    responded_with), so a result entered with a code is traced to the player whose code it was
+    (docs/decisions.md D83)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="report_codes")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    code = models.CharField(max_length=16, unique=True, help_text="random, from CODE_ALPHABET")
+    label = models.CharField(
+        max_length=200, blank=True, help_text="where the match is played, as the slip says"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="report_code_one_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"Report code of player {self.player_id} in match {self.match_id}"

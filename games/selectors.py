@@ -273,11 +273,15 @@ def matches_awaiting(player: Player) -> list[Awaiting]:
             reason = "answer_double" if game.cube_offered_by else "turn"
             waiting.append(Awaiting(game.match, reason, game=game))
     reports = ResultReport.objects.select_related("match__player_one", "match__player_two")
-    for report in reports.filter(
-        Q(match__player_one=player) | Q(match__player_two=player),
-        status=ResultReport.Status.PENDING,
-        match__status=Match.Status.IN_PROGRESS,
-    ).exclude(reporter_id=player.user_id):
+    for report in (
+        reports.filter(
+            Q(match__player_one=player) | Q(match__player_two=player),
+            status=ResultReport.Status.PENDING,
+            match__status=Match.Status.IN_PROGRESS,
+        )
+        .exclude(reporter_id=player.user_id)
+        .exclude(reported_with__player=player)
+    ):
         waiting.append(Awaiting(report.match, "confirm_result", report=report))
     return sorted(waiting, key=lambda item: item.match.pk)
 

@@ -4,13 +4,15 @@ at the site root in the namespace "web" that config/urls.py builds with the home
 
 from django.urls import URLPattern, path
 
-from games import rules_pages, views
+from games import report_code_views, rules_pages, views
 
 urlpatterns: list[URLPattern] = [
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/live/", views.match_live, name="match-live"),
     path("matches/<int:pk>/state.json", views.match_state, name="match-state"),
     path("players/<int:pk>/", views.player_detail, name="player"),
+    # A result slip's code (games/report_code_views.py): short, to be typed from paper.
+    path("r/<str:code>/", report_code_views.report_code, name="report-code"),
     path("rules/", rules_pages.rules_index, name="rules"),
     path("rules/presets/", rules_pages.rules_presets, name="rules-presets"),
     path("rules/faq/", rules_pages.rules_faq, name="rules-faq"),

@@ -292,6 +292,13 @@ def _board_play(game: Game, graph: StepGraph, plays: list[Outcome]) -> dict[str,
             "pick": _("Click or tap a checker that may move."),
             "drop": _("Now click or tap where it goes (the lit points), or another checker."),
             "stuck": _("That checker cannot move now. Click or tap one that may."),
+            "opponent": _(
+                "That is your opponent's checker. Click or tap one of yours that may move."
+            ),
+            "empty": _("You have no checker there. Click or tap one of yours that may move."),
+            "closed": _(
+                "That checker cannot go there with these dice: the lit points show where it may."
+            ),
             "complete": _("Your play: %(moves)s. Submit it, or undo."),
             "ends": _("This play ends the game."),
             "completed": _(
@@ -427,6 +434,7 @@ def _reports(match: Match, user: User, you: Player | None) -> list[dict[str, Any
             and you is not None
             and you.pk in (match.player_one_id, match.player_two_id)
             and you.user_id != report.reporter_id
+            and (report.reported_with is None or report.reported_with.player_id != you.pk)
         )
         rows.append({"report": report, "can_answer": can_answer})
     return rows

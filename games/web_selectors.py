@@ -66,7 +66,9 @@ def game_turn_list(game: Game) -> list[Turn]:
 
 
 def match_reports(match: Match) -> list[ResultReport]:
-    return list(match.reports.select_related("winner", "reporter").order_by("-id"))
+    return list(
+        match.reports.select_related("winner", "reporter", "reported_with__player").order_by("-id")
+    )
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,10 @@ class Player(models.Model):
     # (the sum of the lengths of the rated matches played).
     rating = models.FloatField(default=1500.0)
     rating_games = models.PositiveIntegerField(default=0)
+    # The language of the pages for the player's account, one of settings.LANGUAGES, stored when
+    # the player switches it (players.views.set_language) and put back in the language cookie at
+    # each log-in (players.signals); "" until then: the browser's language is used.
+    language = models.CharField(max_length=10, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     # Who entered the player (an organiser through the API, or staff in the admin); null for
     # players from before this was recorded and for those created by a command.
@@ -92,11 +96,17 @@ class VariantRating(models.Model):
 
 class ClaimCode(models.Model):
     """A one-time code an organiser hands to a player without an account, so that the player's
-    own user can take the record over (players.services.player_claim). Only the SHA-256 of the
-    code is stored; a player has at most one code at a time."""
+    own user can take the record over (players.services.player_claim): typed on the claim page,
+    or as the invitation link /join/<code>/ (a QR code on the desk and the slip). Only the
+    SHA-256 of the code is stored, with the random ``nonce`` the server derives the code from
+    with its SECRET_KEY (so a slip can print the link again; docs/decisions.md D87); a player
+    has at most one code at a time, and a used code is deleted (the audit log keeps who made
+    it, and who used it and when)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claim_codes")
     code_hash = models.CharField(max_length=64, unique=True)
+    # Empty for the codes from before D87, which only their holder knows.
+    nonce = models.CharField(max_length=32, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

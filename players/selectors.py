@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as AuthUser
 from django.db.models import QuerySet
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext
 
 from common.errors import NotAllowedError
-from players.models import Club, Player
+from players.models import ClaimCode, Club, Player
 
 # The acting user of a request or a service call, logged in or not (games and tournaments use it).
 User = AuthUser | AnonymousUser
@@ -30,7 +35,7 @@ def account(user: User) -> AuthUser:
     """``user`` as the account a row records (created_by, reporter, organiser...): services
     record it only once they have let ``user`` act, which an anonymous user never may."""
     if isinstance(user, AnonymousUser):
-        raise NotAllowedError("log in first")
+        raise NotAllowedError(gettext("log in first"))
     return user
 
 
@@ -90,3 +95,71 @@ def player_namesakes(*, club: Club | None, names: set[str]) -> dict[str, Player]
         if key in names:
             found[key] = player
     return found
+
+
+# --- invitations: claim codes as links ---------------------------------------------------------
+
+# 32 letters and digits, none easily mistaken for another (no 0/O, 1/I): 16 of them make 80
+# random bits, written in groups of four ("K7QF-3MZD-...") for reading out across a table.
+CLAIM_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CLAIM_CODE_LENGTH = 16
+INVITATION_SALT = "players.invitation"
+
+
+def claim_code_from_nonce(nonce: str) -> str:
+    """The code of an invitation: 80 bits of an HMAC of its random ``nonce`` under the server's
+    SECRET_KEY, in the claim codes' alphabet and groups. Without the key, the stored nonce and
+    hash give nothing away (docs/decisions.md D87)."""
+    digest = salted_hmac(INVITATION_SALT, nonce, algorithm="sha256").digest()
+    bits = int.from_bytes(digest[: CLAIM_CODE_LENGTH * 5 // 8], "big")
+    letters = "".join(
+        CLAIM_CODE_ALPHABET[(bits >> (5 * index)) & 31] for index in range(CLAIM_CODE_LENGTH)
+    )
+    return "-".join(letters[start : start + 4] for start in range(0, CLAIM_CODE_LENGTH, 4))
+
+
+def claim_code_hash(code: str) -> str:
+    """SHA-256 of the code as typed, without dashes or spaces and in capitals (an invitation
+    link pasted whole counts as its code). The code is 80 random bits, so a plain hash is as
+    good as a slow one against a stolen table."""
+    typed = "".join(code.split()).rstrip("/").rsplit("/", 1)[-1]
+    typed = typed.replace("-", "").upper()
+    return hashlib.sha256(typed.encode()).hexdigest()
+
+
+def invitation_for(code: str) -> ClaimCode | None:
+    """The claim code (invitation) ``code`` names, if it is still good: not expired, not used
+    (a used one is deleted) nor replaced, and its player has no account yet."""
+    if not code or len(code) > 64:
+        return None
+    return (
+        ClaimCode.objects.select_related("player", "player__club")
+        .filter(
+            code_hash=claim_code_hash(code),
+            expires_at__gt=timezone.now(),
+            player__user__isnull=True,
+        )
+        .first()
+    )
+
+
+def invitation_code(player: Player) -> str | None:
+    """The code of ``player``'s invitation while it is good (for the desk and the printed slip
+    to show its link again), or None: no invitation, expired, the player has an account, or a
+    code from before D87 (or a SECRET_KEY since changed) that the server cannot derive."""
+    if player.user_id is not None:
+        return None
+    claim = (
+        ClaimCode.objects.filter(player=player, expires_at__gt=timezone.now())
+        .exclude(nonce="")
+        .first()
+    )
+    if claim is None:
+        return None
+    code = claim_code_from_nonce(claim.nonce)
+    return code if claim_code_hash(code) == claim.code_hash else None
+
+
+def invitation_path(code: str) -> str:
+    """The site path of the invitation with ``code``: /join/<code>/ (config/urls.py)."""
+    return reverse("join", kwargs={"code": code})

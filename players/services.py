@@ -1,17 +1,21 @@
 """Writes about players: an organiser enters players (one, or a list at once) and hands a
-player without an account a claim code, which a user redeems to make the player theirs."""
+player without an account a claim code (typed, or as an invitation link), which a user redeems
+to make the player theirs; a visitor signs up (an account and its player, or the invited
+player), and a user edits their account."""
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from auditlog.models import LogEntry
+from django.conf import settings
+from django.contrib.auth.models import User as AuthUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from players import selectors
@@ -20,10 +24,6 @@ from players.selectors import User, account
 
 MAX_BULK_PLAYERS = 200
 CLAIM_CODE_LIFETIME = timedelta(days=14)
-# 32 letters and digits, none easily mistaken for another (no 0/O, 1/I): 16 of them make 80
-# random bits, written in groups of four ("K7QF-3MZD-...") for reading out across a table.
-CLAIM_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CLAIM_CODE_LENGTH = 16
 ORGANISERS = f"staff, or users with the permission {selectors.ENTER_PLAYERS_PERMISSION}"
 
 
@@ -152,12 +152,12 @@ def claim_code_create(*, user: User, player: Player) -> IssuedClaimCode:
     handed out is recorded in the audit log under ``user`` (docs/decisions.md D55)."""
     if not selectors.may_enter_players(user):
         raise NotAllowedError(f"only organisers may hand out claim codes ({ORGANISERS})")
-    code = "".join(secrets.choice(CLAIM_CODE_ALPHABET) for _ in range(CLAIM_CODE_LENGTH))
-    code = "-".join(code[start : start + 4] for start in range(0, CLAIM_CODE_LENGTH, 4))
+    nonce = secrets.token_hex(16)
+    code = selectors.claim_code_from_nonce(nonce)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.user_id is not None:
-            raise ConflictError(f"player {player.pk} already has an account")
+            raise ConflictError(gettext("player %(id)s already has an account") % {"id": player.pk})
         if not selectors.organises_player(user, player):
             raise NotAllowedError(
                 f"only staff, whoever entered player {player.pk}, and the organisers of a "
@@ -166,7 +166,8 @@ def claim_code_create(*, user: User, player: Player) -> IssuedClaimCode:
         replaced = ClaimCode.objects.filter(player=player).delete()[0] > 0
         claim = ClaimCode.objects.create(
             player=player,
-            code_hash=_code_hash(code),
+            code_hash=selectors.claim_code_hash(code),
+            nonce=nonce,
             created_by=account(user),
             expires_at=timezone.now() + CLAIM_CODE_LIFETIME,
         )
@@ -182,37 +183,119 @@ def claim_code_create(*, user: User, player: Player) -> IssuedClaimCode:
 
 
 def player_claim(*, user: User, code: str) -> Player:
-    """``user`` (logged in, with no player yet) redeems a claim code: the player becomes theirs
-    and the code is used up. Decision: a wrong or expired code is a 400 that does not say which;
-    a user with a player, or a player with an account, is a 409 (docs/decisions.md D31)."""
+    """``user`` (logged in, with no player yet) redeems a claim code, typed or through its
+    invitation link: the player becomes theirs and the code is used up. Decision: a wrong or
+    expired code is a 400 that does not say which; a user with a player, or a player with an
+    account, is a 409 (docs/decisions.md D31). The use is an entry in the audit log on the
+    player, under ``user`` (D87)."""
     if not getattr(user, "is_authenticated", False):
-        raise NotAllowedError("log in to claim a player")
+        raise NotAllowedError(gettext("log in to claim a player"))
     with transaction.atomic():
-        own = selectors.player_for(user)
-        if own is not None:
-            raise ConflictError(f"you already have a player: player {own.pk}")
-        claim = (
-            ClaimCode.objects.select_for_update()
-            .filter(code_hash=_code_hash(code), expires_at__gt=timezone.now())
-            .first()
-        )
-        if claim is None:
-            raise InvalidRequestError("the claim code is wrong or has expired")
-        player = Player.objects.select_for_update().get(pk=claim.player_id)
-        if player.user_id is not None:
-            raise ConflictError(f"player {player.pk} already has an account")
-        player.user = account(user)
-        try:
-            with transaction.atomic():  # a concurrent claim by the same user: 409, not a 500
-                player.save(update_fields=["user"])
-        except IntegrityError:
-            raise ConflictError("you already have a player") from None
-        ClaimCode.objects.filter(player=player).delete()
+        return _claim(account(user), code)
+
+
+def _claim(user: AuthUser, code: str) -> Player:
+    own = Player.objects.filter(user=user).first()
+    if own is not None:
+        raise ConflictError(gettext("you already have a player: player %(id)s") % {"id": own.pk})
+    claim = (
+        ClaimCode.objects.select_for_update()
+        .filter(code_hash=selectors.claim_code_hash(code), expires_at__gt=timezone.now())
+        .first()
+    )
+    if claim is None:
+        raise InvalidRequestError(gettext("the claim code is wrong or has expired"))
+    player = Player.objects.select_for_update().get(pk=claim.player_id)
+    if player.user_id is not None:
+        raise ConflictError(gettext("player %(id)s already has an account") % {"id": player.pk})
+    player.user = user
+    try:
+        with transaction.atomic():  # a concurrent claim by the same user: 409, not a 500
+            player.save(update_fields=["user"])
+    except IntegrityError:
+        raise ConflictError(gettext("you already have a player")) from None
+    LogEntry.objects.log_create(
+        player,
+        force_log=True,
+        action=LogEntry.Action.UPDATE,
+        changes={"claim_code": ["issued", "used"]},
+        actor=user,
+        additional_data={
+            "action": "claim",
+            "issued_by": claim.created_by_id,
+            "issued_at": claim.created_at.isoformat(),
+        },
+    )
+    ClaimCode.objects.filter(player=player).delete()
     return player
 
 
-def _code_hash(code: str) -> str:
-    """SHA-256 of the code as typed, without dashes or spaces and in capitals. The code is 80
-    random bits, so a plain hash is as good as a slow one against a stolen table."""
-    typed = "".join(code.split()).replace("-", "").upper()
-    return hashlib.sha256(typed.encode()).hexdigest()
+# --- accounts -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SignUp:
+    """A new account as the sign-up form checked it (the username free, the password past
+    AUTH_PASSWORD_VALIDATORS)."""
+
+    username: str
+    password: str
+    display_name: str = ""
+    email: str = ""
+
+
+def account_sign_up(*, sign_up: SignUp, invitation: str = "") -> Player:
+    """A visitor makes an account and, in the same transaction, its player: a new one named
+    ``display_name``, or, with an ``invitation`` (a claim code), the player the organiser entered,
+    the same row with its results and rating (``player_claim``). A bad invitation makes no
+    account (400, as a bad claim code); a username taken meanwhile is a 409."""
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                user = AuthUser.objects.create_user(
+                    username=sign_up.username, email=sign_up.email, password=sign_up.password
+                )
+        except IntegrityError:
+            raise ConflictError(gettext("that username is taken")) from None
+        if invitation:
+            return _claim(user, invitation)
+        name = " ".join(sign_up.display_name.split())
+        if not name:
+            raise InvalidRequestError(gettext("the display name is empty"))
+        return Player.objects.create(user=user, display_name=name)
+
+
+def account_update(
+    *, user: User, email: str, display_name: str | None = None, club: Club | None = None
+) -> AuthUser:
+    """The signed-in user changes their e-mail address and, if they have a player, its display
+    name and club (None: no club)."""
+    me = account(user)
+    with transaction.atomic():
+        me.email = email.strip()
+        me.save(update_fields=["email"])
+        player = Player.objects.select_for_update().filter(user=me).first()
+        if player is not None and display_name is not None:
+            name = " ".join(display_name.split())
+            if not name:
+                raise InvalidRequestError(gettext("the display name is empty"))
+            player.display_name = name
+            player.club = club
+            player.save(update_fields=["display_name", "club"])
+    return me
+
+
+# --- the language of an account -----------------------------------------------------------------
+
+
+def player_language_set(*, user: User, language: str) -> bool:
+    """Remember ``language`` (a code of settings.LANGUAGES) as the language of ``user``'s pages,
+    on the user's player; a user without a player, or signed out, has nowhere to keep it.
+    Returns whether it was stored."""
+    if language not in dict(settings.LANGUAGES):
+        raise InvalidRequestError(f"unknown language {language!r}")
+    if not getattr(user, "is_authenticated", False):
+        return False
+    with transaction.atomic():
+        stored = Player.objects.filter(user=account(user)).update(language=language)
+    return stored > 0

@@ -1,8 +1,8 @@
 """App configuration for tournaments: audit-log registrations, the match_finished receiver, the
 event namer of the .mat export (games.exports.events), the check that makes a tournament's
 organisers the organisers of its matches (games.organisers) and of their players
-(players.selectors.organises_player), and the receivers of the pushed updates
-(tournaments/push.py)."""
+(players.selectors.organises_player), the receivers of the pushed updates
+(tournaments/push.py), and the Celery tasks, registered for the services to enqueue by name."""
 
 from django.apps import AppConfig
 
@@ -17,7 +17,7 @@ class TournamentsConfig(AppConfig):
         from games.exports.events import register_event_namer
         from games.organisers import register_organiser_check
         from players.selectors import register_player_organiser_check
-        from tournaments import push, receivers  # noqa: F401  (connect the receivers)
+        from tournaments import push, receivers, tasks  # noqa: F401  (receivers; tasks by name)
         from tournaments.models import Entry, Round, Tournament, TournamentMatch
         from tournaments.selectors import (
             match_event_and_round,

@@ -5,16 +5,23 @@ organisers and staff reaches a desk."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from common.numbers import ascii_int
+from common.site import absolute_url, qr_svg
+from games.report_codes import code_shown
+from games.services import Slip, report_codes_issue
 from tournaments import selectors, web
 from tournaments.models import Stage, Tournament, TournamentMatch
 
@@ -73,13 +80,54 @@ def round_print(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     sheet = web.desk_rounds.round_sheet(tournament, _stage(request), number)
     if sheet is None:
         raise Http404(f"there is no round {number} to print")
+    slips = [t for t in sheet["tables"] if t["status"] == TournamentMatch.Status.READY]
+    _slip_codes(request, tournament, sheet, slips)
     context = {
         "tournament": tournament,
         "sheet": sheet,
-        "slips": [t for t in sheet["tables"] if t["status"] == TournamentMatch.Status.READY],
+        "slips": slips,
         "printed_at": timezone.now(),
+        "qr_on_pairings": request.GET.get("qr") == "1",
     }
     return render(request, "tournaments/desk/print_round.html", context)
+
+
+def _slip_codes(
+    request: HttpRequest, tournament: Tournament, sheet: dict[str, Any], slips: list[dict[str, Any]]
+) -> None:
+    """Give each slip's players their report code (made on the first print, the same on
+    reprints): ``code``, as printed, and ``qr``, the QR code of the page it opens (D83)."""
+    made = report_codes_issue(
+        user=request.user,
+        slips=[
+            Slip(
+                match_id=t["match_id"],
+                label=_("%(event)s · %(round)s · Table %(table)s")
+                % {"event": tournament.name, "round": sheet["label"], "table": t["table"]},
+            )
+            for t in slips
+            if t["match_id"] is not None
+        ],
+    )
+    by_player = {(code.match_id, code.player_id): code for code in made}
+    for table in slips:
+        for player in table["players"]:
+            code = by_player.get((table["match_id"], player["player"])) if player else None
+            if code is not None:
+                address = absolute_url(request, reverse("web:report-code", args=[code.code]))
+                title = _("%(name)s: scan to report") % {"name": player["name"]}
+                player["report_code"] = {
+                    "code": code_shown(code.code),
+                    "title": title,
+                    "qr": mark_safe(_qr(address, title)),  # noqa: S308 (segno escapes the title)
+                }
+
+
+@functools.lru_cache(maxsize=1024)
+def _qr(address: str, title: str) -> str:
+    """A slip code's QR code: the same on a reprint and on the pairings' rows, so drawn once
+    (segno takes about 25 ms a code, most of it choosing the mask: D85)."""
+    return qr_svg(address, title=title)
 
 
 @require_safe

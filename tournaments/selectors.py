@@ -566,6 +566,7 @@ def result_reports(tournament: Tournament, statuses: Iterable[str]) -> QuerySet[
             "match__player_two",
             "match__tournament_match",
             "reporter__player",
+            "reported_with__player",
             "winner",
         )
         .order_by("created_at", "id")

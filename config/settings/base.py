@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The language stored on an account goes into the language cookie at log-in (players.signals).
+    "players.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -158,7 +160,15 @@ AUTH_PASSWORD_VALIDATORS = [
 # Internationalization and time
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("mk", "Македонски")]
+# The pages' languages, each under its own name (the footer's switch); the catalogues are in
+# locale/ (docs/translations.md).
+LANGUAGES = [
+    ("en", "English"),
+    ("mk", "Македонски"),
+    ("bg", "Български"),
+    ("el", "Ελληνικά"),
+    ("tr", "Türkçe"),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -228,6 +238,15 @@ LOGIN_LIMIT_PAIR_FAILURES = env_int("LOGIN_LIMIT_PAIR_FAILURES", 10)
 LOGIN_LIMIT_PAIR_SECONDS = env_int("LOGIN_LIMIT_PAIR_SECONDS", 15 * 60)
 LOGIN_LIMIT_ACCOUNT_FAILURES = env_int("LOGIN_LIMIT_ACCOUNT_FAILURES", 100)
 LOGIN_LIMIT_ACCOUNT_SECONDS = env_int("LOGIN_LIMIT_ACCOUNT_SECONDS", 15 * 60)
+# Sign-ups (also through an invitation) and password resets asked per client address, and reset
+# mails per e-mail address, in a sliding window in the same cache: past the address limits 429
+# with Retry-After; past the e-mail one no mail, and the same page (docs/decisions.md D88).
+SIGNUP_LIMIT_IP_ATTEMPTS = env_int("SIGNUP_LIMIT_IP_ATTEMPTS", 10)
+SIGNUP_LIMIT_IP_SECONDS = env_int("SIGNUP_LIMIT_IP_SECONDS", 60 * 60)
+PASSWORD_RESET_LIMIT_IP_ATTEMPTS = env_int("PASSWORD_RESET_LIMIT_IP_ATTEMPTS", 5)
+PASSWORD_RESET_LIMIT_IP_SECONDS = env_int("PASSWORD_RESET_LIMIT_IP_SECONDS", 60 * 60)
+PASSWORD_RESET_LIMIT_EMAIL_ATTEMPTS = env_int("PASSWORD_RESET_LIMIT_EMAIL_ATTEMPTS", 3)
+PASSWORD_RESET_LIMIT_EMAIL_SECONDS = env_int("PASSWORD_RESET_LIMIT_EMAIL_SECONDS", 60 * 60)
 AUTHENTICATION_BACKENDS = [
     "config.login_limits.LoginLimitBackend",
     "django.contrib.auth.backends.ModelBackend",

@@ -572,7 +572,8 @@ class ClaimRefusedSerializer(serializers.Serializer[Any]):
 class ResultReportSerializer(serializers.ModelSerializer[ResultReport]):
     """A report names players by player id (``reporter``, ``starter``, ``winner``); the users
     behind it are ``reporter_username`` and ``responded_by`` (a user id: the opponent who
-    answered, or the organiser who overrode)."""
+    answered, or the organiser who overrode); both are null for a report made, or answered,
+    with a result slip's code (``reporter`` is then the code's player: docs/decisions.md D83)."""
 
     record = serializers.JSONField(allow_null=True)
     reporter = serializers.SerializerMethodField(
@@ -580,7 +581,10 @@ class ResultReportSerializer(serializers.ModelSerializer[ResultReport]):
         "reported (the organiser's report counts at once)"
     )
     reporter_username = serializers.CharField(
-        source="reporter.username", read_only=True, help_text="the account that reported"
+        source="reporter.username",
+        read_only=True,
+        allow_null=True,
+        help_text="the account that reported; null when reported with a slip's code",
     )
 
     class Meta:
@@ -603,17 +607,31 @@ class ResultReportSerializer(serializers.ModelSerializer[ResultReport]):
             "responded_by",
             "responded_at",
             "dispute_reason",
+            "disputed_score_one",
+            "disputed_score_two",
             "game",
             "created_at",
         ]
         extra_kwargs = {
             "starter": {"help_text": "player id of who played white (started the game)"},
             "winner": {"help_text": "player id; null for a tie"},
-            "responded_by": {"help_text": "user id of who confirmed, disputed or overrode"},
+            "responded_by": {
+                "help_text": "user id of who confirmed, disputed or overrode; null when the "
+                "opponent answered with their slip's code"
+            },
+            "disputed_score_one": {
+                "help_text": "a dispute made with a slip's code: the final score the opponent "
+                "gives instead (player one's)"
+            },
+            "disputed_score_two": {"help_text": "the same, player two's"},
         }
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_reporter(self, report: ResultReport) -> int | None:
+        if report.reported_with is not None:  # reported with a slip's code: its player
+            return report.reported_with.player_id
+        if report.reporter is None:
+            return None
         try:
             return report.reporter.player.pk
         except Player.DoesNotExist:  # the reporter has no player record

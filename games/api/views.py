@@ -345,7 +345,9 @@ class DiceProofView(APIView):
 class ResultListCreateView(WriteView):
     @extend_schema(responses={200: s.ResultReportSerializer(many=True), **errors(404)})
     def get(self, request: Request, pk: int) -> Response:
-        reports = visible_match(request, pk).reports.select_related("reporter__player")
+        reports = visible_match(request, pk).reports.select_related(
+            "reporter__player", "reported_with"
+        )
         return Response(s.ResultReportSerializer(reports, many=True).data)
 
     @extend_schema(

@@ -26,6 +26,13 @@ from games.services.play import (
     game_resign,
     play_submit,
 )
+from games.services.report_codes import (
+    Slip,
+    report_codes_issue,
+    result_confirm_by_code,
+    result_dispute_by_code,
+    result_report_by_code,
+)
 from games.services.results import (
     result_confirm,
     result_dispute,
@@ -34,6 +41,7 @@ from games.services.results import (
 )
 
 __all__ = [
+    "Slip",
     "clocks_sweep",
     "cube_double",
     "cube_drop",
@@ -55,6 +63,10 @@ __all__ = [
     "match_time_out",
     "matches_create_many",
     "play_submit",
+    "report_codes_issue",
+    "result_confirm_by_code",
+    "result_dispute_by_code",
+    "result_report_by_code",
     "result_confirm",
     "result_dispute",
     "result_override",

@@ -38,6 +38,7 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext
 
 from common.errors import ConflictError, NotAllowedError
 from games import clock, selectors
@@ -118,16 +119,19 @@ def match_claim(*, match: Match, user: User) -> Match:
     with transaction.atomic():
         locked = match_locked(match.pk)
         if locked is None:
-            raise ConflictError("the match no longer exists")
+            raise ConflictError(gettext("the match no longer exists"))
         match = locked
         player = selectors.player_for(user)
         if player is None or player.pk not in (match.player_one_id, match.player_two_id):
-            raise NotAllowedError("only a player of the match may claim it")
+            raise NotAllowedError(gettext("only a player of the match may claim it"))
         game = _claimable_game(match)
         to_move = selectors.player_to_move(game)
         if to_move is not None and to_move.pk == player.pk:
             raise NotAllowedError(
-                "it is your turn: only the player waiting for their opponent may claim the match"
+                gettext(
+                    "it is your turn: only the player waiting for their opponent may claim the "
+                    "match"
+                )
             )
         claim_at = selectors.claim_opens_at(match, game)
         if arrived < claim_at:
@@ -141,16 +145,23 @@ def match_claim(*, match: Match, user: User) -> Match:
 def _claimable_game(match: Match) -> Game:
     if match.mode != Match.Mode.ONLINE:
         raise ConflictError(
-            "only an online match can be claimed; over the board the organiser declares forfeits"
+            gettext(
+                "only an online match can be claimed; over the board the organiser declares "
+                "forfeits"
+            )
         )
     if match.status != Match.Status.IN_PROGRESS:
-        raise ConflictError(f"the match is not in progress ({match.status})")
+        raise ConflictError(
+            gettext("the match is not in progress (%(status)s)") % {"status": match.status}
+        )
     if match.has_clock:
         raise ConflictError(
-            "the match has a clock: a player whose time runs out loses it, so there is nothing "
-            "to claim"
+            gettext(
+                "the match has a clock: a player whose time runs out loses it, so there is "
+                "nothing to claim"
+            )
         )
     game = selectors.current_game(match)
     if game is None:
-        raise ConflictError("no game of the match is in progress")
+        raise ConflictError(gettext("no game of the match is in progress"))
     return game

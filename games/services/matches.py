@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import selectors
@@ -152,7 +153,7 @@ def _match_new(
     """The unsaved match ``match_create`` stores, checked (``options_json``: ``rules`` as JSON,
     when the caller has it already)."""
     if player_one.pk == player_two.pk:
-        raise InvalidRequestError("a match needs two different players")
+        raise InvalidRequestError(gettext("a match needs two different players"))
     bank, delay = _clock_bank_and_delay(clock, mode, rules.match_length)
     low, high = CLAIM_AFTER_HOURS
     if claim_after_hours is not None and not low <= claim_after_hours <= high:
@@ -241,16 +242,21 @@ def match_propose(
     player = selectors.player_for(user)
     if player is None or player.pk not in (player_one.pk, player_two.pk):
         raise NotAllowedError(
-            "you may create a match only as one of its players (your opponent then accepts "
-            "it); matches between other players are created by staff or by a tournament"
+            gettext(
+                "you may create a match only as one of its players (your opponent then accepts "
+                "it); matches between other players are created by staff or by a tournament"
+            )
         )
     if tournament_slot:
         raise NotAllowedError("only staff may file a match under a tournament_slot")
     opponent = player_two if player.pk == player_one.pk else player_one
     if opponent.user_id is None:
         raise ConflictError(
-            f"player {opponent.pk} has no account, so cannot accept a challenge; an organiser "
-            "enters matches against players without an account"
+            gettext(
+                "player %(id)s has no account, so cannot accept a challenge; an organiser "
+                "enters matches against players without an account"
+            )
+            % {"id": opponent.pk}
         )
     with transaction.atomic():
         _check_pending_challenges(user, player, opponent)
@@ -292,9 +298,12 @@ def match_accept(*, match: Match, user: User) -> Match:
         match = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
         player = selectors.player_for(user)
         if player is None or player != selectors.challenged_player(match):
-            raise NotAllowedError("only the challenged player may accept this match")
+            raise NotAllowedError(gettext("only the challenged player may accept this match"))
         if match.status != Match.Status.INVITED:
-            raise ConflictError(f"the match is not waiting for an answer ({match.status})")
+            raise ConflictError(
+                gettext("the match is not waiting for an answer (%(status)s)")
+                % {"status": match.status}
+            )
         match.rated = True
         match.accepted_at = timezone.now()
         match.status = Match.Status.SCHEDULED
@@ -311,9 +320,14 @@ def match_decline(*, match: Match, user: User) -> Match:
         match = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
         player = selectors.player_for(user)
         if player is None or player.pk not in (match.player_one_id, match.player_two_id):
-            raise NotAllowedError("only the two players may decline or withdraw a challenge")
+            raise NotAllowedError(
+                gettext("only the two players may decline or withdraw a challenge")
+            )
         if match.status != Match.Status.INVITED:
-            raise ConflictError(f"the match is not waiting for an answer ({match.status})")
+            raise ConflictError(
+                gettext("the match is not waiting for an answer (%(status)s)")
+                % {"status": match.status}
+            )
         match.status = Match.Status.DECLINED
         match.save(update_fields=["status", "updated_at"])
     return match
@@ -335,7 +349,10 @@ def match_start(*, match: Match, user: User) -> Match:
         match = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
         _check_participant(match, user)
         if match.status != Match.Status.SCHEDULED or match.mode != Match.Mode.ONLINE:
-            raise ConflictError(f"only a scheduled online match can be started ({match.status})")
+            raise ConflictError(
+                gettext("only a scheduled online match can be started (%(status)s)")
+                % {"status": match.status}
+            )
         game_start(match=match)
     match.refresh_from_db()
     return match
@@ -371,7 +388,7 @@ def match_concede(*, match: Match, user: User) -> Match:
         match = locked
         player = selectors.player_for(user)
         if player is None or player.pk not in (match.player_one_id, match.player_two_id):
-            raise NotAllowedError("only a player of the match may give it up")
+            raise NotAllowedError(gettext("only a player of the match may give it up"))
         if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
             raise ConflictError(f"the match is already over ({match.status})")
         winner = match.player_two if player.pk == match.player_one_id else match.player_one

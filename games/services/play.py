@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import clock, dice, selectors
@@ -129,7 +130,10 @@ def dice_roll(
                 "(submit a play without rolling)"
             )
         if game.dice is not None:
-            raise ConflictError(f"the dice are already rolled ({game.dice}); submit a play")
+            raise ConflictError(
+                gettext("the dice are already rolled (%(dice)s); submit a play")
+                % {"dice": game.dice}
+            )
         dice_put(game=game, dice=dice.roll(game.seed, game.ply), turns=turns)
         roll_if_auto(game, rolled=position.turn, turns=turns)  # after a pass, the opponent's
         _update_play(game)
@@ -164,7 +168,7 @@ def play_submit(
         _check_to_move(game, player)
         position = selectors.game_position(game)
         if not position.pending and game.dice is None:
-            raise ConflictError("roll the dice first: no dice are on the table")
+            raise ConflictError(gettext("roll the dice first: no dice are on the table"))
         rolled = None if position.pending else game.dice
         outcome = check_play(
             game.variant, position, rolled, moves, selectors.match_options(game.match)
@@ -193,7 +197,7 @@ def game_resign(
         _check_not_over(game)
         colour = game.colour_of(player) if player is not None else None
         if colour is None:
-            raise NotAllowedError("only a player of this game may resign it")
+            raise NotAllowedError(gettext("only a player of this game may resign it"))
         game.resigned_by = player
         game_finish(
             game=game, result=resignation_result(colour, kind), ended_by=Game.EndedBy.RESIGNATION
@@ -284,7 +288,7 @@ def _check_answer(game: Game, player: Player | None, ply: int | None) -> str:
     """The doubler's colour, once ``player`` is the one who must answer the pending double."""
     _check_ply(game, player, ply)
     if not game.cube_offered_by:
-        raise ConflictError("no double is offered in this game")
+        raise ConflictError(gettext("no double is offered in this game"))
     _check_to_move(game, player)
     return game.cube_offered_by
 
@@ -292,25 +296,34 @@ def _check_answer(game: Game, player: Player | None, ply: int | None) -> str:
 def _why_no_double(game: Game) -> str:
     options = selectors.match_options(game.match)
     if not options.cube_applies_to(game.variant):
-        scope = "is off" if options.cube == "off" else f"is {options.cube}"
-        return f"no doubling in this game: the match's cube option {scope}"
+        if options.cube == "off":
+            return gettext("no doubling in this game: the match's cube option is off")
+        return gettext("no doubling in this game: the match's cube option is %(cube)s") % {
+            "cube": options.cube
+        }
     if game.crawford:
-        return "no doubling in the Crawford game"
+        return gettext("no doubling in the Crawford game")
     if not selectors.is_roll_due(game):
-        return "a double comes before rolling: the dice are already on the table"
-    return "the cube is your opponent's: only its owner may double"
+        return gettext("a double comes before rolling: the dice are already on the table")
+    return gettext("the cube is your opponent's: only its owner may double")
 
 
 def _check_ply(game: Game, player: Player | None, ply: int | None) -> None:
     if ply is not None and player is not None and game.colour_of(player) and ply != game.ply:
-        raise StalePlyError(f"ply {ply} is stale: the game is at ply {game.ply}")
+        raise StalePlyError(
+            gettext("ply %(ply)s is stale: the game is at ply %(now)s")
+            % {"ply": ply, "now": game.ply}
+        )
 
 
 def _check_no_offer(game: Game) -> None:
     if game.cube_offered_by:
         doubler = game.player_of(game.cube_offered_by).display_name
         answer = game.player_of(opponent(game.cube_offered_by)).display_name
-        raise ConflictError(f"{doubler} has offered a double: {answer} must take or drop it first")
+        raise ConflictError(
+            gettext("%(doubler)s has offered a double: %(answer)s must take or drop it first")
+            % {"doubler": doubler, "answer": answer}
+        )
 
 
 def _locked(
@@ -341,20 +354,23 @@ def _locked(
 
 def _check_not_over(game: Game) -> None:
     if game.is_over:
-        raise ConflictError(f"game {game.number} is over ({game.status}); no more moves")
+        raise ConflictError(
+            gettext("game %(number)s is over (%(status)s); no more moves")
+            % {"number": game.number, "status": game.status}
+        )
 
 
 def _check_to_move(game: Game, player: Player | None) -> None:
     to_move = selectors.player_to_move(game)
     if player is None or to_move is None or player.pk != to_move.pk:
-        name = to_move.display_name if to_move else "nobody"
-        raise NotAllowedError(f"it is not your turn: {name} is to move")
+        name = to_move.display_name if to_move else gettext("nobody")
+        raise NotAllowedError(gettext("it is not your turn: %(name)s is to move") % {"name": name})
 
 
 def _time_out_message(pk: int) -> str:
     """Why a write on a match that ended on time was refused."""
     row = Match.objects.select_related("player_one", "player_two").get(pk=pk)
     if row.ended_by != Match.EndedBy.TIME or row.winner_id is None:
-        return f"the match is over ({row.status})"
+        return gettext("the match is over (%(status)s)") % {"status": row.status}
     loser = row.player_two if row.winner_id == row.player_one_id else row.player_one
-    return f"the match is over: {loser.display_name} ran out of time"
+    return gettext("the match is over: %(name)s ran out of time") % {"name": loser.display_name}

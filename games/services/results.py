@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import selectors
@@ -58,10 +59,12 @@ def result_report(
         player = selectors.player_for(user)
         is_player = player is not None and player.pk in (match.player_one_id, match.player_two_id)
         if not is_player and not selectors.is_organiser(user, match):
-            raise NotAllowedError("only the two players and the organiser may report results")
+            raise NotAllowedError(
+                gettext("only the two players and the organiser may report results")
+            )
         _check_open_for_reports(match)
         if match.reports.filter(status__in=OPEN).exists():
-            raise ConflictError("a reported result is still waiting for confirmation")
+            raise ConflictError(gettext("a reported result is still waiting for confirmation"))
         report = ResultReport(match=match, reporter=account(user))
         _fill(report, winner, points, kind, starter, record, scope, score_one, score_two)
         report.save()
@@ -88,10 +91,14 @@ def result_confirm(*, report: ResultReport, user: User) -> ResultReport:
             _check_opponent(
                 report,
                 user,
-                "only the reporter's opponent or the match's organiser may confirm a result",
+                gettext(
+                    "only the reporter's opponent or the match's organiser may confirm a result"
+                ),
             )
         if report.status not in (OPEN if organiser else (ResultReport.Status.PENDING,)):
-            raise ConflictError(f"the report is already {report.status}")
+            raise ConflictError(
+                gettext("the report is already %(status)s") % {"status": report.status}
+            )
         _check_open_for_reports(report.match)
         _respond(report, user, ResultReport.Status.CONFIRMED)
         _apply(report)
@@ -129,7 +136,9 @@ def result_override(
         match = report.match
         check_decider(user, match, "override a result")
         if report.status not in OPEN:
-            raise ConflictError(f"the report is already {report.status}")
+            raise ConflictError(
+                gettext("the report is already %(status)s") % {"status": report.status}
+            )
         _check_open_for_reports(match)
         _fill(report, winner, points, kind, starter, record, scope, score_one, score_two)
         _respond(report, user, ResultReport.Status.OVERRIDDEN)
@@ -224,7 +233,7 @@ def _checked_result(
         also = " times a cube value (1, 2, 4, ...)" if cube_on and kind != "tie" else ""
         raise InvalidRequestError(f"a {kind} result is worth {expected} {unit}{also}, not {points}")
     if (kind == "tie") != (winner is None):
-        raise InvalidRequestError("a tie has no winner; any other result needs one")
+        raise InvalidRequestError(gettext("a tie has no winner; any other result needs one"))
     if kind in ("tie", "mother") and upcoming.variant != "tapa":
         raise InvalidRequestError(f"a {kind} happens only in tapa, not in {upcoming.variant}")
     if record is not None:
@@ -324,14 +333,14 @@ def _other(match: Match, player: Player) -> Player:
 def _locked(report: ResultReport) -> ResultReport:
     locked = ResultReport.objects.select_for_update(no_key=True).get(pk=report.pk)
     if locked.status != ResultReport.Status.PENDING:
-        raise ConflictError(f"the report is already {locked.status}")
+        raise ConflictError(gettext("the report is already %(status)s") % {"status": locked.status})
     return locked
 
 
 def _check_opponent(
     report: ResultReport,
     user: User,
-    message: str = "only the reporter's opponent may confirm or dispute a result",
+    message: str = "",
 ) -> None:
     player = selectors.player_for(user)
     match = report.match
@@ -339,15 +348,18 @@ def _check_opponent(
         player is None
         or player.pk not in (match.player_one_id, match.player_two_id)
         or player.user_id == report.reporter_id
+        or ((code := report.reported_with) is not None and code.player_id == player.pk)
     ):
-        raise NotAllowedError(message)
+        raise NotAllowedError(
+            message or gettext("only the reporter's opponent may confirm or dispute a result")
+        )
 
 
 def _check_open_for_reports(match: Match) -> None:
     if match.mode != Match.Mode.OVER_THE_BOARD:
-        raise ConflictError("results are reported only for over-the-board matches")
+        raise ConflictError(gettext("results are reported only for over-the-board matches"))
     if match.status != Match.Status.IN_PROGRESS:
-        raise ConflictError(f"the match is {match.status}")
+        raise ConflictError(gettext("the match is %(status)s") % {"status": match.status})
 
 
 def _respond(report: ResultReport, user: User, status: str) -> None:

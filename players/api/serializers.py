@@ -8,7 +8,9 @@ from typing import Any
 from rest_framework import serializers
 
 from common.api.serializers import StrictSerializer
+from common.site import absolute_url
 from players.models import Club, Player
+from players.selectors import invitation_path
 from players.services import MAX_BULK_PLAYERS
 
 COUNTRY = re.compile(r"[A-Za-z]{2}")
@@ -83,7 +85,16 @@ class ClaimCodeSerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField(source="player.pk")
     code = serializers.CharField(help_text="shown once: hand it to the player")
     expires_at = serializers.DateTimeField()
+    invitation_url = serializers.SerializerMethodField(
+        help_text="the invitation link with the code (/join/<code>/, at SITE_URL): whoever opens "
+        "it signs up or logs in and takes the player in one step"
+    )
+
+    def get_invitation_url(self, issued: Any) -> str:
+        return absolute_url(self.context.get("request"), invitation_path(issued.code))
 
 
 class ClaimInputSerializer(StrictSerializer):
-    code = serializers.CharField(max_length=64, help_text='e.g. "K7QF-3MZD-9XWA-PLEH"')
+    code = serializers.CharField(
+        max_length=200, help_text='e.g. "K7QF-3MZD-9XWA-PLEH", or the invitation link with it'
+    )

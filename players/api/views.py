@@ -75,7 +75,8 @@ class ClaimCodeCreateView(WriteView):
         """An organiser gets a claim code for a player without an account, valid for 14 days;
         an earlier code of that player stops working."""
         issued = services.claim_code_create(user=request.user, player=player_for_pk(pk))
-        return Response(s.ClaimCodeSerializer(issued).data, status=status.HTTP_201_CREATED)
+        data = s.ClaimCodeSerializer(issued, context={"request": request}).data
+        return Response(data, status=status.HTTP_201_CREATED)
 
 
 class PlayerClaimView(WriteView):

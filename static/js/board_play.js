@@ -6,7 +6,7 @@
 // match.js attaches it and sends the play. No build step.
 (function () {
   "use strict";
-  var MARKER_RADIUS = 40; // 80 board units: 43 px across on a 390 px phone
+  var MARKER_RADIUS = 42; // 84 board units: 45 px across on a 390 px phone
   var FORCED_DELAY_MS = 500; // a forced play stays on the board this long before it is sent
   var root = null;
   var hooks = null;
@@ -342,12 +342,33 @@
     } else if (this.selected !== null) {
       this.selected = null;
       this.show(null);
+      this.say(this.labels.closed);
     } else if (this.holdsOwnChecker(state, target)) {
-      this.panel.querySelector("[data-play-status]").textContent = this.labels.stuck;
-    } else if (!byKey) {
-      var near = nearSources(target, sources);
-      if (near.length === 1) { this.selected = near[0]; this.show(null); }
+      this.say(this.labels.stuck);
+    } else {
+      var near = byKey ? [] : nearSources(target, sources);
+      if (near.length === 1) { this.selected = near[0]; this.show(null); return; }
+      // Nothing moved: say why, so that a tap is never met with silence.
+      this.say(this.holdsOpponentChecker(state, target) ? this.labels.opponent : this.labels.empty);
     }
+  };
+
+  // A line in the play's status (read out by screen readers: the status is a live region).
+  Play.prototype.say = function (words) {
+    var status = this.panel.querySelector("[data-play-status]");
+    status.textContent = words;
+    status.classList.remove("said");
+    void status.offsetWidth; // restart the highlight when the same words are said again
+    status.classList.add("said");
+  };
+
+  // Whether the top checker of this point belongs to the player not to move.
+  Play.prototype.holdsOpponentChecker = function (state, target) {
+    var board = this.graph.board(state);
+    var turn = this.data.graph.turn;
+    if (target === "bar") return board.bar[turn === "w" ? "b" : "w"] > 0;
+    var stack = board.points[Number(target) - 1] || [];
+    return stack.length > 0 && stack[stack.length - 1][0] !== turn;
   };
 
   // Whether the mover has a checker on this point (or the bar) that it could take hold of.

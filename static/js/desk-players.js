@@ -557,6 +557,18 @@
     node.textContent = parts[0];
     node.appendChild(element("strong", "claim-code", answer.code));
     node.appendChild(document.createTextNode(parts[1] || ""));
+    if (answer.invitation_url && source.dataset.invitationPage) {
+      // The same code as a link: opened (or scanned from its QR code) it signs the player up.
+      node.appendChild(element("br"));
+      var link = element("a", "invitation-link", answer.invitation_url);
+      link.href = answer.invitation_url;
+      link.setAttribute("data-invitation-url", "");
+      node.appendChild(link);
+      node.appendChild(document.createTextNode(" · "));
+      var page = element("a", "", source.dataset.invitationLabel || "QR");
+      page.href = source.dataset.invitationPage;
+      node.appendChild(page);
+    }
     node.hidden = false;
     node.scrollIntoView({ block: "nearest" });
   }

@@ -71,9 +71,16 @@
     return body;
   }
 
+  // An answer with no message of its own: the page's words (<body data-error-status>, in the
+  // page's language) with the HTTP status.
+  function statusText(status) {
+    var words = document.body.dataset.errorStatus || "Error %(status)s";
+    return words.replace("%(status)s", String(status));
+  }
+
   // The message of an error answer: DRF's {"detail": ...}, or {"field": ["message"], ...}.
   function errorText(status, data) {
-    if (!data || typeof data !== "object") return "Error " + status;
+    if (!data || typeof data !== "object") return statusText(status);
     if (typeof data.detail === "string") return data.detail;
     var parts = [];
     Object.keys(data).forEach(function (key) {
@@ -83,7 +90,7 @@
       }).join(" ") : (typeof value === "string" ? value : JSON.stringify(value));
       parts.push(key === "non_field_errors" ? text : key + ": " + text);
     });
-    return parts.join("; ") || "Error " + status;
+    return parts.join("; ") || statusText(status);
   }
 
   // In a form's error message, a field's API name (one with an underscore: plain words stay)
@@ -193,5 +200,6 @@
     window.print();
   });
 
-  window.TablaDesk = { call: call, formBody: formBody, errorText: errorText, showError: showError };
+  window.TablaDesk = { call: call, formBody: formBody, errorText: errorText, statusText: statusText,
+    showError: showError };
 })();

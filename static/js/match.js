@@ -209,6 +209,12 @@
 
   // --- playing -----------------------------------------------------------------------------
 
+  // An answer with no message of its own: the page's words (<body data-error-status>).
+  function statusText(status) {
+    var words = document.body.dataset.errorStatus || "Error %(status)s";
+    return words.replace("%(status)s", String(status));
+  }
+
   function post(url, body) {
     return fetch(url, {
       method: "POST",
@@ -217,7 +223,10 @@
       body: JSON.stringify(body || {})
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (data) {
-        if (!response.ok) throw new Error(data.detail || JSON.stringify(data));
+        if (!response.ok) {
+          throw new Error(data.detail ||
+            (Object.keys(data).length ? JSON.stringify(data) : statusText(response.status)));
+        }
         return data;
       });
     });

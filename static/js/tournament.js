@@ -102,8 +102,9 @@
   // A section is "overflow-right" while its bracket hides more to the right, "overflow-left"
   // once scrolled away from the start (the stylesheet draws the cues).
   function markOverflow() {
-    root.querySelectorAll(".bracket-section").forEach(function (section) {
-      var bracket = section.querySelector(".bracket");
+    // A bracket's section, and a standings table wider than the screen (its tie-break columns).
+    root.querySelectorAll(".bracket-section, .scroll-cue").forEach(function (section) {
+      var bracket = section.querySelector(".bracket, .table-scroll");
       if (!bracket) return;
       var hidden = bracket.scrollWidth - bracket.clientWidth;
       section.classList.toggle("overflow-left", hidden > 1 && bracket.scrollLeft > 1);
@@ -173,7 +174,8 @@
     }).then(function (response) {
       if (response.ok) { window.location.assign(button.dataset.matchUrl); return null; }
       return response.json().catch(function () { return {}; }).then(function (data) {
-        throw new Error(data.detail || String(response.status));
+        var words = document.body.dataset.errorStatus || "Error %(status)s";
+        throw new Error(data.detail || words.replace("%(status)s", String(response.status)));
       });
     }).catch(function (problem) {
       button.disabled = false;

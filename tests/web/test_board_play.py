@@ -449,3 +449,19 @@ def test_a_picked_up_checker_and_the_focus_survive_a_live_refresh(
     expect_destinations(page, shown)
     assert page.evaluate("document.activeElement.classList.contains('destination')")
     assert console.errors == []
+
+
+def test_a_tap_that_moves_nothing_says_why(live_server, new_page, alice, bob):
+    game = playable(alice, bob, "tabla", case_position(TABLA_START), [6, 5])
+    page, console = open_board(new_page, live_server, game, "alice", **PHONE)
+    status = page.locator("[data-play-status]")
+    point(page, "12").click()  # Bob's five checkers
+    expect(status).to_contain_text("your opponent's checker", use_inner_text=True)
+    point(page, "20").click()  # nobody's, and no checker of Alice's beside it
+    expect(status).to_contain_text("You have no checker there", use_inner_text=True)
+    point(page, "13").click()
+    expect_destinations(page, ["2", "7", "8"])
+    point(page, "22").click()  # not a destination of the checker picked up
+    expect(status).to_contain_text("cannot go there with these dice", use_inner_text=True)
+    expect(page.locator("[data-board-input] .destination")).to_have_count(0)
+    assert console.errors == []

@@ -292,7 +292,7 @@ def test_a_pasted_list_enters_known_and_new_players(live_server, new_page, organ
 
     area.fill(area.input_value().replace("Dragan, No Such Club\n", "").replace("many", "1500"))
     page.get_by_role("button", name="Check the list").click()
-    enter = page.get_by_role("button", name="Enter 4 players (3 new)")
+    enter = page.get_by_role("button", name="Enter the players: 4, new: 3")
     enter.click()
     entry_row(page, "Sara Kovač").wait_for()
     for name in ("Ilija Stojanov", "Vlado Mitev", "Ema"):
@@ -329,7 +329,7 @@ def test_a_csv_file_is_read_in_the_browser(live_server, new_page, organiser, cup
         page.input_value("[data-player-list] textarea").replace("x;", "1400;"),
     )
     page.get_by_role("button", name="Check the list").click()
-    page.get_by_role("button", name="Enter 3 players (2 new)").click()
+    page.get_by_role("button", name="Enter the players: 3, new: 2").click()
     entry_row(page, "Nikola Jovanov").wait_for()
     assert Player.objects.get(display_name="Nikola Jovanov").rating == 1655.0
     assert Player.objects.get(display_name="Elena Kostova").rating == 1400.0

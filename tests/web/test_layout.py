@@ -170,3 +170,22 @@ def test_a_doubles_play_stays_on_one_line_in_the_move_log(live_server, new_page,
         {"text": "24/20 24/20 6/2 6/2", "boxes": 1, "moveBoxes": [1, 1, 1, 1], "lines": 1}
     ]
     assert console.errors == []
+
+
+def test_swiss_standings_wider_than_a_phone_say_that_they_scroll(
+    live_server, new_page, django_capture_on_commit_callbacks, artifacts
+):
+    players = [PlayerFactory(display_name=f"Player {i}", rating=1800.0 - i) for i in range(6)]
+    api = Api(UserFactory(username="organiser-swiss"), django_capture_on_commit_callbacks)
+    pk = tournament_running(api, players, format="swiss")["id"]
+    play_all(api, pk, limit=3)  # the first round: standings with their tie-break columns
+    page, console = new_page(*PHONE)
+    page.goto(f"{live_server.url}/tournaments/{pk}/#standings")
+    cue = page.locator("#standings .scroll-cue")
+    expect(cue).to_contain_class("overflow-right")
+    expect(cue.locator("[data-scroll-hint]")).to_be_visible()
+    page.locator("#standings").screenshot(path=str(artifacts / "layout-standings-scroll-cue.png"))
+    cue.locator(".table-scroll").evaluate("node => { node.scrollLeft = 10000; }")
+    expect(cue).not_to_contain_class("overflow-right")
+    expect(cue).to_contain_class("overflow-left")
+    assert console.errors == []

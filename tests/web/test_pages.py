@@ -124,7 +124,7 @@ def test_over_the_board_game_without_a_record_shows_its_result_not_a_board(alice
     assert response.context["game"].number == 1 and response.context["unrecorded"] is True
     assert "data-board" not in html and "data-replay" not in html and "replay-data" not in html
     assert "Played over the board, with no move record" in html
-    assert "Alice won this game: mars, 2 point(s)." in html
+    assert "Alice won this game: mars, 2 points." in html
     assert "ply 1" not in html and "No moves yet." not in html
 
 

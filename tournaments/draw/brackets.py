@@ -413,25 +413,43 @@ def resolve(
         raise ValueError(f"results for matches not in this bracket: {', '.join(unknown)}")
     states: dict[str, SlotState] = {}
     for match in bracket.matches:
-        feeder = match.sources[1]
-        if (
-            match.section == Section.RESET
-            and isinstance(feeder, WinnerOf)
-            and _reset_not_needed(states[feeder.key])
-        ):
-            states[match.key] = SlotState(match.key, (None, None), SlotStatus.VOID, None, None)
-        else:
-            sides = (
-                _side(match.sources[0], bracket.size, seeding, states),
-                _side(match.sources[1], bracket.size, seeding, states),
-            )
-            states[match.key] = _state(match.key, sides)
+        states[match.key] = slot_state(match, bracket.size, seeding, states)
         try:
             _apply_result(states, match.key, results.get(match.key))
         except ValueError:
             if strict:
                 raise
     return states
+
+
+def slot_state(
+    match: BracketMatch, size: int, seeding: Mapping[int, int], states: Mapping[str, SlotState]
+) -> SlotState:
+    """The state of `match` before its own result, from the states of the matches that feed
+    it (`states` holds at least those) in a bracket of `size` entrants: what `resolve` computes
+    for it in turn. A result changes only the matches it feeds, so they can be brought up to
+    date one by one, without resolving the whole bracket again.
+
+    >>> final = BracketMatch("W2-1", Section.MAIN, 2, 1, (WinnerOf("W1-1"), WinnerOf("W1-2")))
+    >>> done = SlotState("W1-1", (11, 14), SlotStatus.DONE, 11, 14)
+    >>> ready = SlotState("W1-2", (12, 13), SlotStatus.READY, None, None)
+    >>> seeding = {1: 11, 2: 12, 3: 13, 4: 14}
+    >>> state = slot_state(final, 4, seeding, {"W1-1": done, "W1-2": ready})
+    >>> state.players, str(state.status)
+    ((11, None), 'waiting')
+    """
+    feeder = match.sources[1]
+    if (
+        match.section == Section.RESET
+        and isinstance(feeder, WinnerOf)
+        and _reset_not_needed(states[feeder.key])
+    ):
+        return SlotState(match.key, (None, None), SlotStatus.VOID, None, None)
+    sides = (
+        _side(match.sources[0], size, seeding, states),
+        _side(match.sources[1], size, seeding, states),
+    )
+    return _state(match.key, sides)
 
 
 def downstream(bracket: Bracket, key: str) -> list[str]:
@@ -464,7 +482,7 @@ def _reset_not_needed(grand_final: SlotState) -> bool:
 
 
 def _side(
-    source: Source, size: int, seeding: Mapping[int, int], states: dict[str, SlotState]
+    source: Source, size: int, seeding: Mapping[int, int], states: Mapping[str, SlotState]
 ) -> _Side:
     if isinstance(source, Seed):
         return seeding[source.number] if source.number <= size else BYE

@@ -1,4 +1,5 @@
-"""Services: everything that writes rows. Keyword-only, typed, returning what they changed."""
+"""Services: everything that writes rows. Keyword-only, typed, returning what they changed.
+Only the public use-cases are exported here; the steps they share stay in their modules."""
 
 from tournaments.services.formats import swiss_round_pair
 from tournaments.services.lifecycle import (

@@ -4,15 +4,16 @@ opening the games Match of a tournament match (one at a time, or a whole draw in
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import groupby
 from typing import Any
 
 from auditlog.cid import get_cid
-from auditlog.context import set_actor
+from auditlog.context import auditlog_value, set_actor
 from auditlog.diff import model_instance_diff
 from auditlog.models import LogEntry
+from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import Model
@@ -71,6 +72,13 @@ def organiser_action(tournament: Tournament, user: User) -> Iterator[Tournament]
         tournament = locked(tournament)
         check_organiser(tournament, user)
         yield tournament
+
+
+def ambient_actor() -> User | None:
+    """The user that rows saved now are recorded under (``set_actor`` of the caller), for an
+    audit trail written in bulk (``audit_bulk``) where auditlog's receivers would have used it."""
+    actor = auditlog_value.get({}).get("actor")
+    return actor if isinstance(actor, get_user_model()) else None
 
 
 def audit(
@@ -133,7 +141,11 @@ def match_open(tournament: Tournament, tournament_match: TournamentMatch) -> Mat
 
 
 def matches_open_many(
-    tournament: Tournament, rows: list[TournamentMatch], user: User
+    tournament: Tournament,
+    rows: list[TournamentMatch],
+    user: User | None,
+    *,
+    opened: Collection[str] | None = None,
 ) -> list[TournamentMatch]:
     """Store ``rows`` (new, unsaved, both players known) each with its games Match, as
     ``TournamentMatch.objects.create`` then ``match_open`` would one row at a time, in a few
@@ -142,13 +154,15 @@ def matches_open_many(
     them (the rows' ordering); the rows in one; and in one, the audit trail the one-by-one
     saves would have written under ``user`` (``audit_bulk``). Bulk inserts send no signals:
     the tournament's listeners are told once, and nobody listens to a match that did not
-    exist."""
+    exist. With ``opened``, only the rows of those keys are opened; the others (a bracket's
+    later slots, its byes) are stored as they are, in the same INSERT, in the given order."""
     players = {
         entry.pk: entry.player
         for entry in Entry.objects.filter(tournament=tournament).select_related("player")
     }
     organiser = tournament.created_by
-    in_order = sorted(rows, key=lambda row: (row.stage, row.round, row.section, row.index))
+    opening = [row for row in rows if opened is None or row.key in opened]
+    in_order = sorted(opening, key=lambda row: (row.stage, row.round, row.section, row.index))
 
     options_of: dict[int, str] = {}  # a round's options, as JSON text to compare
 
@@ -178,6 +192,7 @@ def matches_open_many(
     for row in rows:
         row.tournament = tournament
         first_status[id(row)] = row.status
+    for row in opening:
         row.status = TournamentMatch.Status.READY
     created = TournamentMatch.objects.bulk_create(rows)
     waiting = {id(row): _as_created(row, first_status[id(row)]) for row in created}
@@ -205,7 +220,7 @@ def _as_created(row: TournamentMatch, status: str) -> TournamentMatch:
 
 
 def audit_bulk(
-    user: User, *, created: Sequence[Model] = (), updated: Sequence[tuple[Model, Model]] = ()
+    user: User | None, *, created: Sequence[Model] = (), updated: Sequence[tuple[Model, Model]] = ()
 ) -> None:
     """The audit trail of rows written in bulk, which auditlog's receivers do not see: for each
     of ``created`` the entry of its creation, then for each (before, after) of ``updated`` the

@@ -1,11 +1,14 @@
 """Drawing and advancing each format: load rows → build the pure dataclasses → call the pure
-function (tournaments.brackets, round_robin, swiss) → save what it returns."""
+function (tournaments.brackets, round_robin, swiss) → save what it returns. The use-case is
+``swiss_round_pair``; the steps with a leading underscore run inside the transaction of a
+use-case of this package (``lifecycle``, ``results``) and are called from nowhere else."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import datetime
 
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from common.errors import ConflictError, InvalidRequestError
@@ -14,6 +17,7 @@ from tournaments.draw import brackets, round_robin, swiss
 from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services.common import (
     SETTLED,
+    ambient_actor,
     audit,
     audit_bulk,
     check_status,
@@ -23,24 +27,24 @@ from tournaments.services.common import (
     opening_variant,
     organiser_action,
 )
-from tournaments.services.standings import section_standings, standings_enqueue
+from tournaments.services.standings import bracket_states, section_standings, standings_enqueue
 
 Format = Tournament.Format
 MatchStatus = TournamentMatch.Status
 Slot = brackets.SlotStatus
 
 
-def draw_start(tournament: Tournament, user: User) -> None:
+def _draw_start(tournament: Tournament, user: User) -> None:
     """Draw the first matches of a tournament that ``user`` has just started."""
     entries = list(tournament.entries.filter(status=Entry.Status.ACTIVE).order_by("seed"))
     ids = [entry.pk for entry in entries]
     if tournament.format == Format.ROUND_ROBIN:
-        round_robin_create(tournament, ids, user)
+        _round_robin_create(tournament, ids, user)
     elif tournament.format == Format.SWISS:
         tournament.swiss_rounds = tournament.swiss_rounds or swiss.default_rounds(len(ids))
-        swiss_pair(tournament, user)
+        _swiss_pair(tournament, user)
     else:
-        bracket_create(tournament, Stage.MAIN, _main_bracket(tournament, len(ids)), ids)
+        _bracket_create(tournament, Stage.MAIN, _main_bracket(tournament, len(ids)), ids, user)
     tournament.current_round = max(tournament.current_round, 1)
     tournament.save()
 
@@ -62,98 +66,166 @@ def _main_bracket(tournament: Tournament, size: int) -> brackets.Bracket:
 # --- elimination brackets ---------------------------------------------------------------------
 
 
-def bracket_create(
-    tournament: Tournament, stage: str, bracket: brackets.Bracket, entry_ids: list[int]
+def _bracket_create(
+    tournament: Tournament,
+    stage: str,
+    bracket: brackets.Bracket,
+    entry_ids: list[int],
+    user: User | None,
 ) -> None:
-    """Store ``bracket`` as rows of ``stage``; ``entry_ids`` are in seed order."""
-    TournamentMatch.objects.bulk_create(
-        TournamentMatch(
-            tournament=tournament,
-            stage=stage,
-            key=match.key,
-            section=match.section,
-            round=match.round,
-            index=match.index,
-            sources=[brackets.source_text(source) for source in match.sources],
-            match_length=match.match_length,
+    """Store ``bracket`` as rows of ``stage`` with the slots its seeding fills at once (the
+    first matches, the byes and what they advance), in play order; the ready matches opened
+    in bulk (``matches_open_many``: a few queries whatever the field). ``entry_ids`` are in seed
+    order."""
+    seeding = dict(enumerate(entry_ids, start=1))
+    states = brackets.resolve(bracket, seeding, {})
+    withdrawn = _withdrawn(tournament)
+    rows, opened = [], set()
+    for match in bracket.matches:
+        state = states[match.key]
+        status = _STORED_STATUS[state.status]
+        if status == MatchStatus.READY:  # opened below, or forfeited by ``_bracket_sync``
+            status = MatchStatus.WAITING
+            if not withdrawn & set(state.players):
+                opened.add(match.key)
+        rows.append(
+            TournamentMatch(
+                tournament=tournament,
+                stage=stage,
+                key=match.key,
+                section=match.section,
+                round=match.round,
+                index=match.index,
+                sources=[brackets.source_text(source) for source in match.sources],
+                match_length=match.match_length,
+                entry_one_id=state.players[0],
+                entry_two_id=state.players[1],
+                status=status,
+                winner_id=state.winner,
+            )
         )
-        for match in bracket.matches
-    )
-    seeds = {str(number): entry for number, entry in enumerate(entry_ids, start=1)}
+    seeds = {str(number): entry for number, entry in seeding.items()}
     tournament.brackets = {**tournament.brackets, stage: {"format": bracket.format, "seeds": seeds}}
     tournament.save()
     for number in sorted({match.round for match in bracket.matches}):
         _round_create(tournament, stage, number)
-    bracket_sync(tournament, stage)
+    matches_open_many(tournament, rows, user, opened=opened)
+    if len(opened) < sum(state.status == Slot.READY for state in states.values()):
+        _bracket_sync(tournament, stage)  # a withdrawn player's first match is forfeited
+    else:
+        _bracket_settle(tournament, stage, {match.round for match in bracket.matches})
 
 
-def bracket_load(
-    tournament: Tournament, stage: str
-) -> tuple[brackets.Bracket, dict[int, int], list[TournamentMatch]]:
-    """The stored bracket of ``stage`` as the pure dataclasses, its seeding and its rows."""
-    rows = list(
-        tournament.matches.filter(stage=stage)
-        .select_related("entry_one", "entry_two", "match")
-        .order_by("id")
+# A slot's state as its row stores it (a result is stored by ``tournament_match_record``).
+_STORED_STATUS = {
+    Slot.WAITING: MatchStatus.WAITING,
+    Slot.READY: MatchStatus.READY,
+    Slot.BYE: MatchStatus.BYE,
+    Slot.VOID: MatchStatus.VOID,
+}
+
+
+def _withdrawn(tournament: Tournament) -> set[int | None]:
+    return set(
+        tournament.entries.filter(status=Entry.Status.WITHDRAWN).values_list("pk", flat=True)
     )
-    stored = tournament.brackets[stage]
-    seeding = {int(number): entry for number, entry in stored["seeds"].items()}
-    matches = tuple(
-        brackets.BracketMatch(
-            key=row.key,
-            section=brackets.Section(row.section),
-            round=row.round,
-            index=row.index,
-            sources=(brackets.parse_source(row.sources[0]), brackets.parse_source(row.sources[1])),
-            match_length=row.match_length,
-        )
-        for row in rows
-    )
-    return brackets.Bracket(stored["format"], len(seeding), matches), seeding, rows
 
 
-def bracket_results(rows: list[TournamentMatch]) -> dict[str, int]:
-    return {
-        row.key: row.winner_id
-        for row in rows
-        if row.status == MatchStatus.DONE and row.winner_id is not None
-    }
-
-
-def bracket_states(
-    tournament: Tournament,
-    stage: str,
-    override: dict[str, int] | None = None,
-    *,
-    strict: bool = True,
-) -> tuple[dict[str, brackets.SlotState], brackets.Bracket, list[TournamentMatch]]:
-    """Every slot of ``stage`` resolved from the stored results, with ``override`` in place of
-    some; ``strict`` False leaves out a stored result the override makes impossible."""
-    bracket, seeding, rows = bracket_load(tournament, stage)
-    results = {**bracket_results(rows), **(override or {})}
-    return brackets.resolve(bracket, seeding, results, strict=strict), bracket, rows
-
-
-def bracket_sync(tournament: Tournament, stage: str) -> None:
+def _bracket_sync(tournament: Tournament, stage: str) -> None:
     """Fill every slot from the results so far: open the matches whose players are now known,
     record byes, forfeit withdrawn players, and replace unstarted matches whose players changed
-    (after a correction). Repeats until nothing changes, then finishes the stage if it is over."""
-    entries = {entry.pk: entry for entry in tournament.entries.all()}
+    (after a correction). Repeats until nothing changes, then finishes the stage if it is over.
+    The full path, after a correction; a new result takes ``_bracket_advance``."""
+    withdrawn = _withdrawn(tournament)
     while True:
         states, _, rows = bracket_states(tournament, stage)
-        new_results = [_slot_apply(tournament, row, states[row.key], entries) for row in rows]
+        new_results = [_slot_apply(tournament, row, states[row.key], withdrawn) for row in rows]
         if not any(new_results):
             break
-    _rounds_update(tournament, stage)
-    if all(row.status in SETTLED for row in rows):
-        stage_finish(tournament, stage)
+    _bracket_settle(tournament, stage, {row.round for row in rows})
+
+
+def _bracket_advance(tournament: Tournament, row: TournamentMatch) -> None:
+    """``row`` has its first result: bring up to date only the matches it feeds (its winner's
+    next match, its loser's in a double elimination, a grand-final reset), then those that a
+    bye or a withdrawn player's forfeit decides at once feed, and so on. Each slot is computed
+    from the slots that feed it (``brackets.slot_state``, what ``resolve`` computes for it in
+    turn), so a result costs a few queries whatever the size of the bracket (docs/decisions.md
+    D73)."""
+    stage = row.stage
+    seeding = {int(number): entry for number, entry in tournament.brackets[stage]["seeds"].items()}
+    states = {row.key: _stored_state(row)}
+    withdrawn = _withdrawn(tournament)
+    rounds = {row.round}
+    decided = [row.key]
+    while decided:
+        feeding = [f"winner:{key}" for key in decided] + [
+            f"loser:{key}{side}" for key in decided for side in ("", ":0", ":1")
+        ]
+        fed = list(
+            tournament.matches.filter(stage=stage)
+            .filter(Q(sources__0__in=feeding) | Q(sources__1__in=feeding))
+            .order_by("id")  # play order: a slot after those that feed it
+        )
+        sources = {_source_key(text) for other in fed for text in other.sources} - {None}
+        for source in tournament.matches.filter(stage=stage, key__in=sources - set(states)):
+            states[source.key] = _stored_state(source)
+        decided = []
+        for other in fed:
+            before = _stored_state(other)
+            state = brackets.slot_state(_bracket_match(other), len(seeding), seeding, states)
+            _slot_apply(tournament, other, state, withdrawn)
+            states[other.key] = _stored_state(other)
+            if states[other.key] != before and other.status in SETTLED:
+                decided.append(other.key)
+                rounds.add(other.round)
+    _bracket_settle(tournament, stage, rounds)
+
+
+def _bracket_settle(tournament: Tournament, stage: str, rounds: set[int]) -> None:
+    """Close the ``rounds`` of ``stage`` that are now settled, and finish the stage when every
+    match of it is."""
+    _rounds_update(tournament, stage, rounds)
+    if not tournament.matches.filter(stage=stage).exclude(status__in=SETTLED).exists():
+        _stage_finish(tournament, stage)
+
+
+def _source_key(text: str) -> str | None:
+    source = brackets.parse_source(text)
+    return source.key if isinstance(source, brackets.WinnerOf | brackets.LoserOf) else None
+
+
+def _bracket_match(row: TournamentMatch) -> brackets.BracketMatch:
+    return brackets.BracketMatch(
+        key=row.key,
+        section=brackets.Section(row.section),
+        round=row.round,
+        index=row.index,
+        sources=(brackets.parse_source(row.sources[0]), brackets.parse_source(row.sources[1])),
+        match_length=row.match_length,
+    )
+
+
+def _stored_state(row: TournamentMatch) -> brackets.SlotState:
+    """The slot as ``row`` stores it: what ``resolve`` gave it, and its result."""
+    players = (row.entry_one_id, row.entry_two_id)
+    if row.status == MatchStatus.DONE:
+        loser = players[1] if row.winner_id == players[0] else players[0]
+        return brackets.SlotState(row.key, players, Slot.DONE, row.winner_id, loser)
+    slot = {
+        MatchStatus.BYE: Slot.BYE,
+        MatchStatus.VOID: Slot.VOID,
+        MatchStatus.READY: Slot.READY,
+    }.get(MatchStatus(row.status), Slot.WAITING)
+    winner = row.winner_id if slot == Slot.BYE else None
+    return brackets.SlotState(row.key, players, slot, winner, None)
 
 
 def _slot_apply(
     tournament: Tournament,
     row: TournamentMatch,
     state: brackets.SlotState,
-    entries: dict[int, Entry],
+    withdrawn: set[int | None],
 ) -> bool:
     """Bring one row in line with its resolved state; True when it added a result."""
     if row.status == MatchStatus.DONE:
@@ -173,11 +245,9 @@ def _slot_apply(
     status = MatchStatus.READY if state.status == Slot.READY else MatchStatus.WAITING
     _slot_fill(row, players, status, None)
     if status == MatchStatus.READY:
-        withdrawn = [
-            p for p in players if p is not None and entries[p].status == Entry.Status.WITHDRAWN
-        ]
-        if withdrawn:
-            winner = players[1] if players[0] in withdrawn else players[0]
+        out = [p for p in players if p in withdrawn]
+        if out:
+            winner = players[1] if players[0] in out else players[0]
             row.status, row.winner_id, row.is_forfeit = MatchStatus.DONE, winner, True
             row.finished_at = timezone.now()
             row.save()
@@ -203,7 +273,7 @@ def _slot_fill(
 # --- round robin (groups, optional knock-out) and Swiss --------------------------------------
 
 
-def round_robin_create(tournament: Tournament, entry_ids: list[int], user: User) -> None:
+def _round_robin_create(tournament: Tournament, entry_ids: list[int], user: User) -> None:
     """All rounds at once: snake-seeded groups when there are several, a circle-method
     schedule in each. A bye in the schedule is a rest round, stored as no match at all. The
     matches are stored in bulk (``matches_open_many``): a few queries a round."""
@@ -238,7 +308,7 @@ def round_robin_create(tournament: Tournament, entry_ids: list[int], user: User)
     matches_open_many(tournament, rows, user)
 
 
-def knockout_create(tournament: Tournament) -> None:
+def _knockout_create(tournament: Tournament) -> None:
     """The knock-out stage after the groups: the top ``knockout_per_group`` of each group,
     seeded by the pure ``knockout_qualifiers``, into a single-elimination bracket."""
     sections = sorted(
@@ -249,10 +319,10 @@ def knockout_create(tournament: Tournament) -> None:
     ]
     qualifiers = round_robin.knockout_qualifiers(group_order, tournament.knockout_per_group)
     if len(qualifiers) < 2:
-        stage_finish(tournament, Stage.KNOCKOUT)
+        _stage_finish(tournament, Stage.KNOCKOUT)
         return
     bracket = brackets.single_elimination(len(qualifiers), third_place=tournament.third_place)
-    bracket_create(tournament, Stage.KNOCKOUT, bracket, list(qualifiers))
+    _bracket_create(tournament, Stage.KNOCKOUT, bracket, list(qualifiers), ambient_actor())
 
 
 def swiss_round_pair(
@@ -269,14 +339,15 @@ def swiss_round_pair(
                 "the tournament is finished"
             )
         check_status(tournament, Tournament.Status.RUNNING)
-        round_ = swiss_pair(tournament, user, deadline)
+        round_ = _swiss_pair(tournament, user, deadline)
         tournament.save()
-        standings_enqueue(tournament)  # a bye counts at once
+        if tournament.matches.filter(round=round_.number, status=MatchStatus.BYE).exists():
+            standings_enqueue(tournament)  # a bye counts at once; the pairs change nothing
         audit(tournament, user, "pair_round", current_round=(round_.number - 1, round_.number))
     return round_
 
 
-def swiss_pair(tournament: Tournament, user: User, deadline: datetime | None = None) -> Round:
+def _swiss_pair(tournament: Tournament, user: User, deadline: datetime | None = None) -> Round:
     """Pair the next round, its matches stored in bulk (``matches_open_many``)."""
     total = tournament.swiss_rounds or 0
     if tournament.current_round >= total:
@@ -321,10 +392,14 @@ def swiss_pair(tournament: Tournament, user: User, deadline: datetime | None = N
 
 
 def _swiss_players(tournament: Tournament) -> list[swiss.SwissPlayer]:
-    standing = {row.player: row for row in section_standings(tournament, brackets.Section.MAIN)}
+    rows = list(tournament.matches.all())  # a Swiss has one stage and one section
+    standing = {
+        row.player: row
+        for row in section_standings(tournament, brackets.Section.MAIN, Stage.MAIN, rows)
+    }
     opponents: dict[int, set[int]] = {}
     had_bye: set[int] = set()
-    for row in tournament.matches.all():
+    for row in rows:
         if row.entry_one_id is None:  # never in a Swiss round: it tells the type
             continue
         if row.entry_two_id is None:
@@ -354,26 +429,31 @@ def _swiss_players(tournament: Tournament) -> list[swiss.SwissPlayer]:
 # --- progress after a result -----------------------------------------------------------------
 
 
-def progress(tournament: Tournament, row: TournamentMatch) -> None:
-    """Move the tournament on after ``row`` got a (new) result."""
+def _progress(tournament: Tournament, row: TournamentMatch, *, first: bool = False) -> None:
+    """Move the tournament on after ``row`` got a (new) result: ``first`` when it had none, so
+    that in a bracket only the matches it feeds change (``_bracket_advance``); after a
+    correction the whole bracket is brought in line (``_bracket_sync``)."""
     if tournament.is_elimination or row.stage == Stage.KNOCKOUT:
-        bracket_sync(tournament, row.stage)
+        if first:
+            _bracket_advance(tournament, row)
+        else:
+            _bracket_sync(tournament, row.stage)
         return
-    _rounds_update(tournament, row.stage)
+    _rounds_update(tournament, row.stage, {row.round})
     if tournament.matches.filter(stage=Stage.MAIN).exclude(status__in=SETTLED).exists():
         return
     if tournament.format == Format.ROUND_ROBIN or not _swiss_can_go_on(tournament):
-        stage_finish(tournament, Stage.MAIN)
+        _stage_finish(tournament, Stage.MAIN)
 
 
-def swiss_end_check(tournament: Tournament) -> None:
+def _swiss_end_check(tournament: Tournament) -> None:
     """After a withdrawal: a running Swiss between rounds that cannot go on ends now (D29)."""
     if tournament.format != Format.SWISS or tournament.status != Tournament.Status.RUNNING:
         return
     if tournament.matches.filter(stage=Stage.MAIN).exclude(status__in=SETTLED).exists():
         return
     if not _swiss_can_go_on(tournament):
-        stage_finish(tournament, Stage.MAIN)
+        _stage_finish(tournament, Stage.MAIN)
 
 
 def _swiss_can_go_on(tournament: Tournament) -> bool:
@@ -393,7 +473,7 @@ def _swiss_can_go_on(tournament: Tournament) -> bool:
     return True
 
 
-def stage_finish(tournament: Tournament, stage: str) -> None:
+def _stage_finish(tournament: Tournament, stage: str) -> None:
     needs_knockout = (
         tournament.format == Format.ROUND_ROBIN
         and stage == Stage.MAIN
@@ -401,7 +481,7 @@ def stage_finish(tournament: Tournament, stage: str) -> None:
         and not tournament.matches.filter(stage=Stage.KNOCKOUT).exists()
     )
     if needs_knockout:
-        knockout_create(tournament)
+        _knockout_create(tournament)
     elif tournament.status != Tournament.Status.FINISHED:
         tournament.status = Tournament.Status.FINISHED
         tournament.save()
@@ -437,15 +517,30 @@ def _rounds_create_many(
     audit_bulk(user, created=rounds)
 
 
-def _rounds_update(tournament: Tournament, stage: str) -> None:
-    for round_ in tournament.rounds.filter(stage=stage, is_finished=False):
-        rows = tournament.matches.filter(stage=stage, round=round_.number)
-        if rows.exists() and not rows.exclude(status__in=SETTLED).exists():
+def _rounds_update(tournament: Tournament, stage: str, numbers: Collection[int]) -> None:
+    """Mark finished those of the rounds ``numbers`` of ``stage`` whose matches are all
+    settled, in two queries whatever their number (and a save for each round it finishes)."""
+    rounds = list(tournament.rounds.filter(stage=stage, is_finished=False, number__in=numbers))
+    if not rounds:
+        return
+    counts = {
+        number: (total, unsettled)
+        for number, total, unsettled in tournament.matches.filter(
+            stage=stage, round__in=[round_.number for round_ in rounds]
+        )
+        .values("round")
+        .order_by("round")
+        .annotate(total=Count("id"), unsettled=Count("id", filter=~Q(status__in=SETTLED)))
+        .values_list("round", "total", "unsettled")
+    }
+    for round_ in rounds:
+        total, unsettled = counts.get(round_.number, (0, 0))
+        if total and not unsettled:
             round_.is_finished = True
             round_.save()
 
 
-def check_round(tournament: Tournament, stage: str, number: int) -> Round:
+def _check_round(tournament: Tournament, stage: str, number: int) -> Round:
     round_ = tournament.rounds.filter(stage=stage, number=number).first()
     if round_ is None:
         raise InvalidRequestError(f"there is no round {number} in stage {stage}")

@@ -375,7 +375,7 @@ def entry_withdraw(*, entry: Entry, user: User) -> Entry:
                     games_services.match_forfeit(
                         match=tournament_match.match, user=user, loser=entry.player
                     )
-            formats.swiss_end_check(locked(tournament))  # the forfeits may have moved it on
+            formats._swiss_end_check(locked(tournament))  # the forfeits may have moved it on
     return entry
 
 
@@ -465,7 +465,7 @@ def tournament_start(*, tournament: Tournament, user: User) -> Tournament:
             tournament.format == Tournament.Format.SWISS and tournament.late_entry_until_round > 1
         )
         tournament.save()
-        formats.draw_start(tournament, user)
+        formats._draw_start(tournament, user)
         audit(tournament, user, "start", status=(before, tournament.status))
     return tournament
 

@@ -21,7 +21,7 @@ from tournaments.draw import brackets
 from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services import formats
 from tournaments.services.common import audit, has_started, locked, organiser_action
-from tournaments.services.standings import standings_enqueue
+from tournaments.services.standings import bracket_states, standings_enqueue
 
 MatchStatus = TournamentMatch.Status
 
@@ -43,6 +43,7 @@ def tournament_match_record(*, match: Match) -> TournamentMatch | None:
     with transaction.atomic(), set_actor(actor) if actor else nullcontext():
         tournament = locked(row.tournament)
         row = TournamentMatch.objects.select_for_update(no_key=True).get(pk=row.pk)
+        first = row.status != MatchStatus.DONE
         _outcome_store(row, match)
         audit(
             tournament,
@@ -51,7 +52,7 @@ def tournament_match_record(*, match: Match) -> TournamentMatch | None:
             **{row.key: (None, [row.winner_id, row.score_one, row.score_two])},
             **({"report": (None, report.pk)} if report is not None else {}),
         )
-        formats.progress(tournament, row)
+        formats._progress(tournament, row, first=first)
         standings_enqueue(tournament)
     return row
 
@@ -148,7 +149,7 @@ def result_correct(
                 score_one=row.score_one,
                 score_two=row.score_two,
             )
-        formats.progress(tournament, row)
+        formats._progress(tournament, row)
         audit(
             tournament,
             user,
@@ -194,7 +195,7 @@ def _check_correctable(tournament: Tournament, row: TournamentMatch, winner: Ent
         raise ConflictError("the knock-out stage is already drawn from these group results")
     if not (tournament.is_elimination or row.stage == Stage.KNOCKOUT):
         return  # a league result: only the standings change (later Swiss pairings stand)
-    states, bracket, rows = formats.bracket_states(
+    states, bracket, rows = bracket_states(
         tournament, row.stage, {row.key: winner.pk}, strict=False
     )
     stored = {other.key: other for other in rows}
@@ -221,7 +222,7 @@ def round_deadline_set(
 ) -> Round:
     """Set the time after which the round's unstarted matches may be forfeited."""
     with organiser_action(tournament, user) as tournament:
-        round_ = formats.check_round(tournament, stage, number)
+        round_ = formats._check_round(tournament, stage, number)
         before = round_.deadline
         round_.deadline = deadline
         round_.save()
@@ -244,7 +245,7 @@ def round_forfeit_no_shows(
     where both or neither are absent is left to the organiser, and so is a match ``user`` plays
     in: a co-organiser or staff decides it (docs/decisions.md D39)."""
     with organiser_action(tournament, user) as tournament:
-        round_ = formats.check_round(tournament, stage, number)
+        round_ = formats._check_round(tournament, stage, number)
         if round_.deadline is None:
             raise ConflictError(f"round {number} has no deadline; set one first")
         if timezone.now() < round_.deadline:

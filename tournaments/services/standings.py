@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any, Protocol
 
+from celery import current_app
 from django.db import transaction
 
 from tournaments.draw import brackets
@@ -19,6 +22,7 @@ from tournaments.models import Stage, Standing, Tournament, TournamentMatch
 from tournaments.push import tournament_changed
 
 MatchStatus = TournamentMatch.Status
+STANDINGS_TASK = "tournaments.tasks.standings_recompute"
 STAT_FIELDS = (
     "played",
     "match_wins",
@@ -37,7 +41,137 @@ STAT_FIELDS = (
 )
 
 
-def match_results(tournament: Tournament, rows: list[TournamentMatch]) -> list[MatchResult]:
+class StoredMatch(Protocol):
+    """What the standings read of a stored match: a ``TournamentMatch``, or a ``LightMatch``."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def section(self) -> str: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def sources(self) -> Any: ...
+    @property
+    def match_length(self) -> int | None: ...
+    @property
+    def stage(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def entry_one_id(self) -> int | None: ...
+    @property
+    def entry_two_id(self) -> int | None: ...
+    @property
+    def winner_id(self) -> int | None: ...
+    @property
+    def score_one(self) -> int: ...
+    @property
+    def score_two(self) -> int: ...
+    @property
+    def games_one(self) -> int | None: ...
+    @property
+    def games_two(self) -> int | None: ...
+    @property
+    def is_forfeit(self) -> bool: ...
+    @property
+    def bye_points(self) -> float | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class LightMatch:
+    """A stored match's columns that the standings read, without a model instance: a bracket's
+    standings after each result read every row of it (docs/decisions.md D74)."""
+
+    key: str
+    section: str
+    round: int
+    index: int
+    sources: Any
+    match_length: int | None
+    stage: str
+    status: str
+    entry_one_id: int | None
+    entry_two_id: int | None
+    winner_id: int | None
+    score_one: int
+    score_two: int
+    games_one: int | None
+    games_two: int | None
+    is_forfeit: bool
+    bye_points: float | None
+
+
+LIGHT_FIELDS = [field.name for field in fields(LightMatch)]
+
+
+def bracket_load(
+    tournament: Tournament, stage: str
+) -> tuple[brackets.Bracket, dict[int, int], list[TournamentMatch]]:
+    """The stored bracket of ``stage`` as the pure dataclasses, its seeding and its rows."""
+    rows = list(tournament.matches.filter(stage=stage).order_by("id"))
+    bracket, seeding = _bracket_of(tournament, stage, rows)
+    return bracket, seeding, rows
+
+
+def _bracket_of(
+    tournament: Tournament, stage: str, rows: Sequence[StoredMatch]
+) -> tuple[brackets.Bracket, dict[int, int]]:
+    stored = tournament.brackets[stage]
+    seeding = {int(number): entry for number, entry in stored["seeds"].items()}
+    matches = tuple(
+        brackets.BracketMatch(
+            key=row.key,
+            section=brackets.Section(row.section),
+            round=row.round,
+            index=row.index,
+            sources=(brackets.parse_source(row.sources[0]), brackets.parse_source(row.sources[1])),
+            match_length=row.match_length,
+        )
+        for row in rows
+    )
+    return brackets.Bracket(stored["format"], len(seeding), matches), seeding
+
+
+def bracket_results(rows: Sequence[StoredMatch]) -> dict[str, int]:
+    return {
+        row.key: row.winner_id
+        for row in rows
+        if row.status == MatchStatus.DONE and row.winner_id is not None
+    }
+
+
+def bracket_states(
+    tournament: Tournament,
+    stage: str,
+    override: dict[str, int] | None = None,
+    *,
+    strict: bool = True,
+) -> tuple[dict[str, brackets.SlotState], brackets.Bracket, list[TournamentMatch]]:
+    """Every slot of ``stage`` resolved from the stored results, with ``override`` in place of
+    some; ``strict`` False leaves out a stored result the override makes impossible."""
+    bracket, seeding, rows = bracket_load(tournament, stage)
+    results = {**bracket_results(rows), **(override or {})}
+    return brackets.resolve(bracket, seeding, results, strict=strict), bracket, rows
+
+
+def _bracket_read(
+    tournament: Tournament, stage: str
+) -> tuple[dict[str, brackets.SlotState], brackets.Bracket, list[LightMatch]]:
+    """``bracket_states`` for reading only: the rows as ``LightMatch``, in one query."""
+    rows = [
+        LightMatch(*values)
+        for values in tournament.matches.filter(stage=stage)
+        .order_by("id")
+        .values_list(*LIGHT_FIELDS)
+    ]
+    bracket, seeding = _bracket_of(tournament, stage, rows)
+    return brackets.resolve(bracket, seeding, bracket_results(rows)), bracket, rows
+
+
+def match_results(tournament: Tournament, rows: Sequence[StoredMatch]) -> list[MatchResult]:
     """Played matches and byes as the pure MatchResult; bracket byes (no opponent yet known)
     and unplayed matches are left out."""
     results = []
@@ -89,11 +223,16 @@ def match_results(tournament: Tournament, rows: list[TournamentMatch]) -> list[M
 
 
 def section_standings(
-    tournament: Tournament, section: str, stage: str = Stage.MAIN
+    tournament: Tournament,
+    section: str,
+    stage: str = Stage.MAIN,
+    rows: list[TournamentMatch] | None = None,
 ) -> list[StandingRow]:
     """The live standings of one section (a group, or the whole field), in the organiser's
-    tie-break order; a tie for first place on every tie-break goes to the best seed (D28)."""
-    rows = list(tournament.matches.filter(stage=stage, section=section))
+    tie-break order; a tie for first place on every tie-break goes to the best seed (D28).
+    ``rows``: the section's matches, when the caller has read them already."""
+    if rows is None:
+        rows = list(tournament.matches.filter(stage=stage, section=section))
     players = sorted(
         {row.entry_one_id for row in rows if row.entry_one_id}
         | {row.entry_two_id for row in rows if row.entry_two_id}
@@ -109,9 +248,7 @@ def bracket_standings(tournament: Tournament, stage: str) -> list[StandingRow]:
     """Statistics of every bracket entrant, ranked by the round they reached: the places they
     share (rank 5, rank_last 8 for the quarter-final losers of 8; None while undecided), and
     within them by seed, never by a tie-break (docs/decisions.md D33)."""
-    from tournaments.services.formats import bracket_states
-
-    states, bracket, rows = bracket_states(tournament, stage)
+    states, bracket, rows = _bracket_read(tournament, stage)
     places = brackets.placing_ranges(bracket, states)
     players = sorted(set(tournament.brackets[stage]["seeds"].values()))
     stats = compute_standings(players, match_results(tournament, rows), DEFAULT_ORDER)
@@ -122,9 +259,7 @@ def consolation_standings(tournament: Tournament) -> list[StandingRow]:
     """The consolation flight's own table: everyone who entered it, with the statistics of
     their consolation matches, ranked by the flight's placings (its winner 1st, the runner-up
     2nd, ...; None while undecided). The main table keeps ranking everyone by the main draw."""
-    from tournaments.services.formats import bracket_states
-
-    states, bracket, rows = bracket_states(tournament, Stage.MAIN)
+    states, bracket, rows = _bracket_read(tournament, Stage.MAIN)
     side = [row for row in rows if row.section == brackets.Section.CONSOLATION]
     players = sorted({p for row in side for p in (row.entry_one_id, row.entry_two_id) if p})
     places = brackets.placing_ranges(bracket, states, brackets.Section.CONSOLATION)
@@ -150,7 +285,7 @@ def _ranked(
     )
 
 
-def standings_recompute(*, tournament: Tournament) -> list[Standing]:
+def standings_recompute(*, tournament: Tournament) -> StandingsStored:
     """Recompute and store every standings table of ``tournament``. Idempotent: the tournament
     row is locked and the stored rows are replaced, so concurrent runs simply follow each other."""
     with transaction.atomic():
@@ -168,21 +303,85 @@ def standings_recompute(*, tournament: Tournament) -> list[Standing]:
                 tables[section] = section_standings(tournament, section)
             if Stage.KNOCKOUT in tournament.brackets:
                 tables[Stage.KNOCKOUT] = bracket_standings(tournament, Stage.KNOCKOUT)
+        return _standings_store(tournament, tables)
+
+
+@dataclass(frozen=True)
+class StandingsStored:
+    """What ``standings_recompute`` wrote: rows created, updated and deleted."""
+
+    created: int
+    updated: int
+    deleted: int
+
+
+def _standings_store(
+    tournament: Tournament, tables: dict[str, list[StandingRow]]
+) -> StandingsStored:
+    """Store ``tables`` over the stored rows, writing only what changed: the rows whose place
+    or statistics differ in one UPDATE, new ones in one INSERT, and those no longer in a table
+    deleted (docs/decisions.md D74). A result changes a few rows of a bracket's table, not all.
+    When a table's new order would list players who share a rank in another order than their
+    ids do (the pages' order), every row is replaced instead, as before."""
+    columns = ["rank", "rank_last", *STAT_FIELDS]
+    stored = {
+        (section, entry): (pk, tuple(values))
+        for pk, section, entry, *values in Standing.objects.filter(
+            tournament=tournament
+        ).values_list("pk", "section", "entry_id", *columns)
+    }
+    every: list[tuple[str, int, int | None, tuple[Any, ...]]] = []
+    moved: set[str] = set()  # the columns that changed in a stored row
+    in_order = True  # pages list a shared rank by id: the ids must keep the tables' order
+    for section, rows in tables.items():
+        last: dict[int | None, int | None] = {}  # the last id seen for each rank: None, new
+        for row in rows:
+            values = _values(row)
+            pk, before = stored.pop((section, row.player), (None, None))
+            if row.rank in last:
+                previous = last[row.rank]
+                in_order &= pk is None or (previous is not None and previous < pk)
+            last[row.rank] = pk
+            if before != values:
+                every.append((section, row.player, pk, values))
+                if before is not None:
+                    moved.update(
+                        c for c, a, b in zip(columns, before, values, strict=True) if a != b
+                    )
+    gone = [pk for pk, _ in stored.values()]
+    if not in_order:  # the full path: every row replaced, in the tables' order
+        gone = []
         Standing.objects.filter(tournament=tournament).delete()
-        # Stored in bulk, which sends no signal: the page's listeners are told here.
-        tournament_changed(tournament_id=tournament.pk, kind="standings")
-        return Standing.objects.bulk_create(
-            Standing(
-                tournament=tournament,
-                section=section,
-                entry_id=row.player,
-                rank=row.rank,
-                rank_last=row.rank_last,
-                **{name: getattr(row, name) for name in STAT_FIELDS},
-            )
+        every = [
+            (section, row.player, None, _values(row))
             for section, rows in tables.items()
             for row in rows
+        ]
+    changed: list[Standing] = []
+    new: list[Standing] = []
+    for section, entry, pk, values in every:
+        standing = Standing(
+            pk=pk,
+            tournament=tournament,
+            section=section,
+            entry_id=entry,
+            **dict(zip(columns, values, strict=True)),
         )
+        (new if pk is None else changed).append(standing)
+    if gone:
+        Standing.objects.filter(pk__in=gone).delete()
+    if changed:
+        Standing.objects.bulk_update(changed, [c for c in columns if c in moved])
+    if new:
+        Standing.objects.bulk_create(new)
+    if gone or changed or new:
+        # Stored in bulk, which sends no signal: the page's listeners are told here.
+        tournament_changed(tournament_id=tournament.pk, kind="standings")
+    return StandingsStored(created=len(new), updated=len(changed), deleted=len(gone))
+
+
+def _values(row: StandingRow) -> tuple[Any, ...]:
+    return (row.rank, row.rank_last, *(getattr(row, name) for name in STAT_FIELDS))
 
 
 def standings_recompute_all() -> int:
@@ -203,6 +402,6 @@ def standings_enqueue(tournament: Tournament) -> None:
     request that committed its write still answers at once, and the task is owed
     (games.services.owed): run when the broker is back."""
     from games.services.owed import task_enqueue_on_commit
-    from tournaments.tasks import standings_recompute as standings_recompute_task
 
-    task_enqueue_on_commit(standings_recompute_task, tournament.pk)
+    # By name, through the Celery app: the task module imports these services, not the reverse.
+    task_enqueue_on_commit(current_app.tasks[STANDINGS_TASK], tournament.pk)

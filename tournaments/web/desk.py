@@ -153,7 +153,8 @@ SCRIPT_TEXT = {
     "knownPlayer": _("known player, rating %(rating)s"),
     "newPlayer": _("new player"),
     "alreadyEntered": _("already entered: left out"),
-    "enterList": _("Enter %(count)s players (%(new)s new)"),
+    # The number after the words: the script fills it in and cannot choose a plural form.
+    "enterList": _("Enter the players: %(count)s, new: %(new)s"),
     "nothing": _("Everybody on the list is entered already."),
     "fix": _("Correct the lines marked in red and check the list again."),
     "empty": _("The list is empty."),

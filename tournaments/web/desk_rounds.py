@@ -131,7 +131,10 @@ def swiss_pairing(tournament: Tournament) -> dict[str, Any] | None:
     if tournament.status == Tournament.Status.FINISHED:
         return {**state, "message": _("The tournament is finished.")}
     if paired >= total:
-        return {**state, "message": _("All %(total)s rounds are paired.") % {"total": total}}
+        message = ngettext(
+            "The %(total)s round is paired.", "All %(total)s rounds are paired.", total
+        )
+        return {**state, "message": message % {"total": total}}
     unfinished = list(
         tournament.matches.filter(round=paired)
         .exclude(status__in=selectors.SETTLED_STATUSES)
@@ -247,6 +250,9 @@ def _queue_item(report: ResultReport) -> dict[str, Any]:
 
 
 def _reporter_name(report: ResultReport) -> str:
+    if report.reported_with is not None:  # with the player's slip code, no account
+        return _("%(name)s (slip code)") % {"name": report.reported_with.player.display_name}
+    assert report.reporter is not None  # a report without a code has its reporter
     try:
         return report.reporter.player.display_name
     except Player.DoesNotExist:  # an organiser without a player record

@@ -1,6 +1,8 @@
 """Load the demo: eight players in a club, one finished match and one match in progress (played
 through the services with random legal plays), and two tournaments with some results
-(tournaments/demo.py). Running it again changes nothing."""
+(tournaments/demo.py); and a ninth player the organiser entered without an account, with a
+finished match, whose invitation link it prints. Running it again changes nothing (the
+invitation printed stays the same while it is good)."""
 
 import random
 from typing import Any
@@ -11,9 +13,12 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
+from common.site import absolute_url
 from games import services
 from games.demo import game_play_random, match_play_random
 from games.models import Match
+from players import selectors as player_selectors
+from players import services as player_services
 from players.models import Club, Player
 from tournaments.demo import demo_tournaments
 
@@ -29,6 +34,8 @@ DEMO_PLAYERS = [
     ("elena", "Elena Kostova", "MK"),
 ]
 DEMO_ORGANISER = "organiser"
+DEMO_INVITED = ("Petar Angelov", "MK")  # entered by the organiser, no account
+LOCAL_SITE = "http://127.0.0.1:8000"  # make run's address, when SITE_URL is not set
 RATED_ORGANISERS = "Rated tournament organisers"
 
 
@@ -52,12 +59,13 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         players = [self._player(*row) for row in DEMO_PLAYERS]
+        organiser = self._user(DEMO_ORGANISER)
+        organiser.groups.add(rated_organisers_group())
         if Match.objects.filter(player_one__in=players[:4], tournament_match=None).exists():
             self.stdout.write("demo already loaded")
         else:
             self._matches(players[:4])
-        organiser = self._user(DEMO_ORGANISER)
-        organiser.groups.add(rated_organisers_group())
+            self._invited_match(organiser, players[1])
         for tournament in demo_tournaments(organiser=organiser, players=players):
             self.stdout.write(
                 f"tournament {tournament.pk}: {tournament.name} ({tournament.format}), "
@@ -71,6 +79,40 @@ class Command(BaseCommand):
             assert player.user is not None  # the demo players have accounts (_player)
             token, _ = Token.objects.get_or_create(user=player.user)
             self.stdout.write(f"player {player.pk} {player.user.username}: token {token.key}")
+        self._invitation(organiser)
+
+    def _invited(self, organiser: Any) -> Player:
+        club = Club.objects.get(name="Demo Tabla Club")
+        name, country = DEMO_INVITED
+        player, _ = Player.objects.get_or_create(
+            display_name=name,
+            club=club,
+            defaults={"country": country, "created_by": organiser},
+        )
+        return player
+
+    @transaction.atomic
+    def _invited_match(self, organiser: Any, opponent: Player) -> None:
+        """A match the organiser entered for the invited player: history to keep."""
+        invited = self._invited(organiser)
+        match = services.match_create(creator=organiser, player_one=invited, player_two=opponent)
+        match_play_random(match=match, rng=random.Random(2025))
+
+    def _invitation(self, organiser: Any) -> None:
+        invited = self._invited(organiser)
+        if invited.user_id is not None:
+            self.stdout.write(f"player {invited.pk} {invited.display_name} has taken their record")
+            return
+        code = player_selectors.invitation_code(invited)
+        if code is None:
+            code = player_services.claim_code_create(user=organiser, player=invited).code
+        link = absolute_url(None, player_selectors.invitation_path(code))
+        if link.startswith("/"):
+            link = LOCAL_SITE + link
+        self.stdout.write(
+            f"player {invited.pk} {invited.display_name} (no account): invitation {link} "
+            "(open it to sign up as this player and keep their results and rating)"
+        )
 
     def _player(self, username: str, name: str, country: str) -> Player:
         club, _ = Club.objects.get_or_create(
