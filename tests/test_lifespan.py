@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connections
 
 from config import lifespan as lifespan_module
 from config.settings import base, local
@@ -25,6 +26,18 @@ def run_async(main: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
     running in the test thread (Playwright's sync API)."""
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(lambda: asyncio.run(main())).result()
+
+
+def closing(check: Callable[[], bool]) -> Callable[[], bool]:
+    """``check`` run in a worker thread that gives its database connection back after."""
+
+    def run() -> bool:
+        try:
+            return check()
+        finally:
+            connections.close_all()
+
+    return run
 
 
 def run_lifespan(until: Any = None) -> list[dict[str, Any]]:
@@ -42,13 +55,15 @@ def run_lifespan(until: Any = None) -> list[dict[str, Any]]:
         await inbox.put({"type": "lifespan.startup"})
         app = asyncio.create_task(application({"type": "lifespan"}, inbox.get, send))
         if until is not None:
-            check = sync_to_async(until, thread_sensitive=False)
+            check = sync_to_async(closing(until), thread_sensitive=False)
             async with asyncio.timeout(10):
                 while not await check():
                     await asyncio.sleep(0.02)
         await inbox.put({"type": "lifespan.shutdown"})
         async with asyncio.timeout(10):
             await app
+        # The sweep's thread gives its connection back, so the test database can be flushed.
+        await sync_to_async(connections.close_all, thread_sensitive=True)()
         return sent
 
     return run_async(main)
