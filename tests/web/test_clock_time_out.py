@@ -24,6 +24,7 @@ from tests.web.helpers import Watcher, log_in, match_url
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CLOCK = {"per_point_seconds": 90, "delay_seconds": 5}
+PHONE = {"width": 390, "height": 844, "has_touch": True, "is_mobile": True}
 LEFT = 6  # seconds: the runner's time left once every page is open
 WITHIN_MS = 2_000  # every page shows the time-out this long after the deadline at the latest
 
@@ -48,7 +49,7 @@ def run_out_of_time(new_page, alice, bob, organiser, artifacts, *, only_runner_a
     )
     runner = match.clock_running
     runner_name = "alice" if runner == Match.ClockSide.PLAYER_ONE else "bob"
-    players = {name: new_page() for name in ("alice", "bob")}
+    players = {"alice": new_page(), "bob": new_page(**PHONE)}  # Bob on a phone
     for name, (page, _console) in players.items():
         log_in(page, asgi_url(), name, "/")
     watcher = Watcher(new_page)
