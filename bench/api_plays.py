@@ -11,8 +11,14 @@ After a warm-up it counts accepted plays for a fixed time, stops the server, rep
 game played through `manage.py verify_games`, and prints plays per second and the p50/p95/p99
 latency of the play and roll endpoints.
 
+Before the plays, for as long, the same clients send a bare DRF write to the same server (unless
+``--no-bare``): ``POST /bench/bare/<game>/`` of bench/bare/urls.py, token authentication and the
+write views' throttles, 1 INSERT of a turn and 1 UPDATE of its game, through the same middleware
+(the server runs bench/bare/settings.py: the local settings plus that one URL). It prints the
+server CPU of each and their ratio, the yardstick of docs/decisions.md D68.
+
     .venv/bin/python bench/api_plays.py [--clients 8] [--seconds 20] [--workers 2] [--threads 1]
-                                        [--manual-roll]
+                                        [--manual-roll] [--no-bare]
 """
 
 from __future__ import annotations
@@ -65,7 +71,7 @@ def free_port() -> int:
 def server_env(database_url: str) -> dict[str, str]:
     return {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.local",
+        "DJANGO_SETTINGS_MODULE": "bench.bare.settings",
         "DEBUG": "0",
         "DATABASE_URL": database_url,
         "THROTTLE_RATE_ANON": UNLIMITED,
@@ -135,6 +141,9 @@ class Stats:
     server_cpu: float = 0.0
     client_cpu: float = 0.0  # this process: the load generator shares the machine's cores
     games: set[int] = field(default_factory=set)
+    bare_writes: int = 0
+    bare_cpu: float = 0.0
+    bare_latencies: list[float] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -207,6 +216,30 @@ class Client:
                 game = self.decide(game)
             game_id = game["next_game"]
 
+    def run_bare(self, window) -> None:
+        """Bare writes to a game of a new match of this client's pair until ``window`` ends."""
+        try:
+            one, two = self.players
+            body = {"player_one": one, "player_two": two, "auto_roll": self.auto_roll}
+            challenge = self.call("POST", "/api/v1/matches/", one, body)
+            match = self.call("POST", f"/api/v1/matches/{challenge['id']}/accept/", two)
+            game = self.call("GET", f"/api/v1/games/{match['current_game']}/", one)
+            ply, position = game["ply"], game["position"]
+            while time.monotonic() < window[1]:
+                started = time.perf_counter()
+                self.call(
+                    "POST", f"/bench/bare/{game['id']}/", one, {"ply": ply, "position": position}
+                )
+                elapsed = time.perf_counter() - started
+                ply += 1
+                if window[0] <= time.monotonic() < window[1]:
+                    with self.stats.lock:
+                        self.stats.bare_writes += 1
+                        self.stats.bare_latencies.append(elapsed)
+        except Exception as error:  # noqa: BLE001 - reported at the end
+            with self.stats.lock:
+                self.stats.errors.append(f"bare: {error}")
+
     def decide(self, game: dict) -> dict:
         player = game["player_to_move"]["id"]
         if game["roll_due"]:
@@ -232,6 +265,27 @@ def run(args: argparse.Namespace, database_url: str) -> Stats:
     server = start_server(env, port, args.workers, args.threads)
     stats = Stats()
     try:
+        if not args.no_bare:
+            bare = Stats()
+            start = time.monotonic() + args.warmup
+            window = (start, start + args.seconds)
+            clients = [
+                Client(port, pair, seed, bare, (0.0, 0.0), False, args.keep_alive)
+                for seed, pair in enumerate(pairs, start=1)
+            ]
+            threads = [
+                threading.Thread(target=client.run_bare, args=(window,)) for client in clients
+            ]
+            for thread in threads:
+                thread.start()
+            time.sleep(max(0.0, window[0] - time.monotonic()))
+            cpu_start = cpu_seconds(server.pid)
+            time.sleep(max(0.0, window[1] - time.monotonic()))
+            stats.bare_cpu = cpu_seconds(server.pid) - cpu_start
+            for thread in threads:
+                thread.join(timeout=args.warmup + args.seconds + 60)
+            stats.bare_writes, stats.bare_latencies = bare.bare_writes, bare.bare_latencies
+            stats.errors += bare.errors
         start = time.monotonic() + args.warmup
         window = (start, start + args.seconds)
         clients = [
@@ -271,6 +325,9 @@ def main() -> None:
         action="store_true",
         help="one kept-alive connection per client (it stays with the worker that accepted it)",
     )
+    parser.add_argument(
+        "--no-bare", action="store_true", help="skip the bare DRF writes measured first"
+    )
     parser.add_argument("--no-verify", action="store_true", help="skip verify_games at the end")
     args = parser.parse_args()
 
@@ -294,6 +351,16 @@ def main() -> None:
             f"(so at most {stats.plays / stats.server_cpu:.0f} plays/s per core)"
         )
         print(f"client CPU: {stats.client_cpu * 1000 / stats.plays:.1f} ms per play (same machine)")
+    if stats.bare_writes:
+        bare_ms = stats.bare_cpu * 1000 / stats.bare_writes
+        print(
+            f"bare DRF writes: {stats.bare_writes} in {args.seconds:g}s = "
+            f"{stats.bare_writes / args.seconds:.0f}/s, server CPU {bare_ms:.2f} ms each, "
+            f"{percentiles(stats.bare_latencies)}"
+        )
+        if stats.plays:
+            play_ms = stats.server_cpu * 1000 / stats.plays
+            print(f"a play's server CPU / a bare write's: {play_ms / bare_ms:.2f}x")
     for kind in ("plays", "roll", "get", "matches"):
         values = stats.latencies.get(kind, [])
         print(f"  {kind:8} n={len(values):6d}  {percentiles(values)}")

@@ -1,5 +1,5 @@
 """The database settings every environment shares: DATABASE_URL's, with bounded waits on
-PostgreSQL (config/postgresql_bounded)."""
+PostgreSQL (config/postgresql_bounded), and SQLite's options."""
 
 from __future__ import annotations
 
@@ -8,6 +8,16 @@ from typing import Any
 POSTGRESQL = "django.db.backends.postgresql"
 BOUNDED = "config.postgresql_bounded"
 DEADLINE_MARGIN_SECONDS = 1.0
+SQLITE = "django.db.backends.sqlite3"
+# Concurrent requests (gunicorn workers and threads) wait for SQLite's write lock instead of
+# failing with "database is locked": a transaction takes it at BEGIN (IMMEDIATE), a writer waits
+# for it up to ``timeout`` seconds in SQLite's busy handler, and WAL lets readers go on
+# meanwhile (docs/decisions.md D69).
+SQLITE_OPTIONS: dict[str, Any] = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+}
 
 
 def postgresql_bounded(

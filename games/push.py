@@ -4,7 +4,7 @@ other change of what the match page shows.
 
 - The play services (roll, play, cube actions, resignation: games/services/play.py) call
   ``match_changed(kind="turn")`` once per write, where they lock the game: their writes go
-  through prepared SQL, which sends no model signals.
+  through plain SQL (games/sql.py), which sends no model signals.
 - Every other write saves a row of the match, of one of its games or of a result report (a
   match started, accepted or forfeited, a game started or finished, a report entered or
   answered): the receivers here push for it, so a new write path is covered without a call.

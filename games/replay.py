@@ -4,7 +4,8 @@ or the exporters' records, anything whose entries carry (as attributes or keys) 
 optionally ``kind``, ``side`` and ``dice``.
 
 Used by verify_games (selectors.game_replay_problems), the dice proof, the move records of
-reports and imports (records.record_replay) and the ``.mat`` export.
+reports and imports (records.record_replay) and the ``.mat`` export; ``cube_steps`` gives a match
+page the cube after each stored turn (its log and its replay frames) in one walk.
 """
 
 from __future__ import annotations
@@ -83,6 +84,23 @@ def replay_log(
         position, cube = step.position_after, step.cube
         ended = step.game_result is not None
         yield step
+
+
+def cube_steps(log: Iterable[Any], *, crawford: bool = False) -> list[Cube]:
+    """The cube after each entry of a log that was checked when it was written (a game's stored
+    turns, each with its position after): only the cube actions are followed, by the side each
+    names, and the plays are not checked again (``replay_log`` does, for verify_games). The
+    cubes are those ``replay_log`` yields for the same log."""
+    cube = Cube(crawford=crawford)
+    steps = []
+    for number, entry in enumerate(log, start=1):
+        kind, side, _dice, _moves = _read(number, entry)
+        if kind in CUBE_ACTIONS:
+            if side is None:
+                raise ReplayError(number, f"a {kind} names no side")
+            cube, _ended = cube.act(kind, side)
+        steps.append(cube)
+    return steps
 
 
 def _cube_step(

@@ -34,7 +34,7 @@ from games.exports.events import event_and_round
 from games.exports.jellyfish import GameRecord, MatchRecord, TurnRecord, to_mat
 from games.models import Game, Match, ResultReport, Turn
 from games.organisers import organises_elsewhere
-from games.prepared import PreparedGet
+from games.sql import game_with_players as _game_with_players
 
 # Re-exported: services and views read a game's cube and position, a match's options, the acting
 # user's type and player through games.selectors.
@@ -180,11 +180,6 @@ def game_list(*, user: User) -> QuerySet[Game]:
     return Game.objects.select_related("match", "white", "black", "result_winner").filter(
         match__in=match_list(user=user)
     )
-
-
-_game_with_players: PreparedGet[Game] = PreparedGet(
-    lambda: Game.objects.select_related("match", "white", "black"), lock_of=("self", "match")
-)
 
 
 def game_visible(*, user: User, pk: int, for_update: bool = False) -> Game | None:

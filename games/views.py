@@ -31,6 +31,7 @@ from games.engine import (
     start_position,
 )
 from games.models import Game, Match, ResultReport, Turn
+from games.replay import cube_steps
 from games.routing import match_socket_path
 from games.rules_pages import game_rules_url
 from games.selectors import User
@@ -231,6 +232,8 @@ def _game_context(game: Game, you: Player | None) -> dict[str, Any]:
     plays = selectors.game_legal_plays(game) if can_play and not roll_due else []
     graph = selectors.game_step_graph(game) if plays else None
     cube_on = selectors.match_options(game.match).cube_applies_to(game.variant)
+    cubes = cube_steps(turns, crawford=game.crawford)  # one walk of the log, for both views
+    log = [_log_row(game, turn, cube) for turn, cube in zip(turns, cubes, strict=True)]
     return {
         # A result reported over the board without its moves: there is no position to draw.
         "unrecorded": game.ended_by == Game.EndedBy.REPORT and not turns,
@@ -255,9 +258,9 @@ def _game_context(game: Game, you: Player | None) -> dict[str, Any]:
             }
             for o in plays
         ],
-        "log": _log_rows(game, turns),
+        "log": log,
         "rules_url": game_rules_url(game.variant),
-        "replay": _replay(game, turns, cube_on),
+        "replay": _replay(game, turns, cubes, log, cube_on),
         "proof": selectors.game_dice_proof(game) if game.seed_commitment else None,
         "client": {
             "game": game.pk,
@@ -338,22 +341,6 @@ def _side_name(game: Game, side: str) -> str:
     return f"{_('White') if side == 'w' else _('Black')} ({game.player_of(side).display_name})"
 
 
-def _cube_steps(game: Game, turns: list[Turn]) -> list[Cube]:
-    """The cube after each turn of a game's log, as the engine's cube actions leave it."""
-    cube = Cube(crawford=game.crawford)
-    steps = []
-    for turn in turns:
-        if turn.kind in Turn.CUBE_KINDS:
-            cube, _ended = cube.act(turn.kind, turn.side)
-        steps.append(cube)
-    return steps
-
-
-def _log_rows(game: Game, turns: list[Turn]) -> list[dict[str, Any]]:
-    steps = _cube_steps(game, turns)
-    return [_log_row(game, turn, cube) for turn, cube in zip(turns, steps, strict=True)]
-
-
 def _log_row(game: Game, turn: Turn, cube: Cube) -> dict[str, Any]:
     """A row of the move log; ``cube``: the cube after the turn."""
     is_cube = turn.kind in Turn.CUBE_KINDS
@@ -386,9 +373,12 @@ def _cube_caption(kind: str, side: str, cube: Cube) -> str:
     return _("%(side)s drops the double: the game is over") % {"side": side}
 
 
-def _replay(game: Game, turns: list[Turn], cube_on: bool) -> list[dict[str, Any]]:
+def _replay(
+    game: Game, turns: list[Turn], cubes: list[Cube], log: list[dict[str, Any]], cube_on: bool
+) -> list[dict[str, Any]]:
     """One frame per position: the start, then the position after each turn. A cube action
-    leaves the position as it was; its frame shows the cube as it then stood."""
+    leaves the position as it was; its frame shows the cube as it then stood. ``cubes``: the
+    cube after each turn; ``log``: the turns' log rows."""
     start = start_position(game.variant, "w").to_json()
     cube = board_cube(1) if cube_on else None
     frames = [
@@ -400,8 +390,7 @@ def _replay(game: Game, turns: list[Turn], cube_on: bool) -> list[dict[str, Any]
             "pips": _pips(game.variant, start),
         }
     ]
-    for turn, after in zip(turns, _cube_steps(game, turns), strict=True):
-        row = _log_row(game, turn, after)
+    for turn, after, row in zip(turns, cubes, log, strict=True):
         side = _side_name(game, turn.side)
         if row["cube"]:
             caption = _cube_caption(turn.kind, side, after)

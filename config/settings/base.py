@@ -8,7 +8,7 @@ import dj_database_url
 import django_stubs_ext
 
 from config.cache import cache_from_url, default_cache_dir
-from config.database import postgresql_bounded, query_deadline
+from config.database import SQLITE, SQLITE_OPTIONS, postgresql_bounded, query_deadline
 from config.layers import channel_layer_from_url
 
 # Django's generic classes (ModelAdmin, ModelForm, Paginator) subscriptable at runtime, as
@@ -139,16 +139,8 @@ def database_from_env(**defaults: Any) -> dict[str, Any]:
 
 
 DATABASES = {"default": database_from_env(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Concurrent requests (gunicorn workers and threads) queue for SQLite's write lock instead
-    # of failing with "database is locked": transactions take it at BEGIN, in turn
-    # (config/sqlite_fair), and WAL lets readers go on meanwhile.
-    DATABASES["default"]["ENGINE"] = "config.sqlite_fair"
-    DATABASES["default"]["OPTIONS"] = {
-        "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
-    }
+if DATABASES["default"]["ENGINE"] == SQLITE:
+    DATABASES["default"]["OPTIONS"] = dict(SQLITE_OPTIONS)  # config/database.py
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -318,9 +310,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.standings_recompute_all",
         "schedule": env_int("STANDINGS_RECOMPUTE_SECONDS", 15 * 60),
     },
+    # In chunks, outside any request (docs/decisions.md D77); a run still queued when the next
+    # is due is dropped, so a busy worker does not pile them up.
     "ratings-recompute": {
         "task": "games.tasks.ratings_recompute",
         "schedule": env_int("RATINGS_RECOMPUTE_SECONDS", 60 * 60),
+        "options": {"expires": env_int("RATINGS_RECOMPUTE_SECONDS", 60 * 60)},
     },
 }
 

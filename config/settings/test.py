@@ -35,7 +35,7 @@ WHITENOISE_AUTOREFRESH = True
 # SQLite: the test database lives in memory in shared-cache mode, where a live-server thread's
 # read of a table that the test's thread is writing fails at once with "database table is
 # locked" (a browser test's poll then saw a 503). Readers that take no table locks avoid it.
-if DATABASES["default"]["ENGINE"] == "config.sqlite_fair":
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         **DATABASES["default"]["OPTIONS"],
         "init_command": DATABASES["default"]["OPTIONS"]["init_command"]

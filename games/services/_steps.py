@@ -14,7 +14,7 @@ services and nothing here imports it.
 before it locks anything and ends with ``clock_pass`` on the match row it holds locked. When a
 turn ends the runner's bank loses the time used beyond the delay, and the clock of whoever acts
 next starts: at the end of the service, so the time the server spends (the engine's check,
-auto_roll) is charged to nobody. That is one prepared UPDATE of the match row per turn, and
+auto_roll) is charged to nobody. That is one plain-SQL UPDATE of the match row per turn, and
 nothing at all for a match without a clock.
 """
 
@@ -44,13 +44,13 @@ from games.engine import (
 from games.engine.cube import points_scored
 from games.engine.match import is_stuck, match_winner
 from games.models import Game, Match, Turn
-from games.prepared import PreparedInsert, PreparedUpdate
 from games.records import Replay
 from games.selectors import User
 from games.selectors import legal_plays_for as legal_plays  # the engine's, remembered
 from games.services.owed import task_named, task_publish
 from games.services.ratings import ratings_enqueue
 from games.signals import match_finished
+from games.sql import fields_update, turn_insert
 from games.state import game_position_put
 from players.models import Player
 
@@ -65,9 +65,9 @@ CLOCK_FIELDS = [
     "clock_deadline",
 ]
 # The turn of every roll and play, and the clock's write, with SQL written once
-# (games/prepared.py).
-_insert_turn = PreparedInsert(Turn)
-_update_clock = PreparedUpdate(Match, CLOCK_FIELDS)
+# (games/sql.py).
+_insert_turn = turn_insert
+_update_clock = partial(fields_update, fields=CLOCK_FIELDS)
 
 
 # --- who decides ------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Playing a game: the server's roll, submitted plays, forced passes and resignation.
 
 Every service here opens its own transaction, loads and locks the game row with its match and
-players (one prepared query, games/prepared.py), checks who acts, asks the engine, and appends one
+players (one query in plain SQL, games/sql.py), checks who acts, asks the engine, and appends one
 Turn per decision; Game.position always equals the replay of its turns. Each returns a
 ``PlayResult``: the game after the write and the turns it appended, so an answer needs no query
 for them.
@@ -42,7 +42,6 @@ from games.engine import (
 )
 from games.errors import GameNotFoundError, StalePlyError
 from games.models import Game, Match, Turn
-from games.prepared import PreparedUpdate
 from games.push import match_changed
 from games.selectors import User
 from games.services import clock as clock_services
@@ -55,6 +54,7 @@ from games.services._steps import (
     roll_if_auto,
     turn_append,
 )
+from games.sql import fields_update
 from games.state import game_cube, game_cube_put
 from players.models import Player
 
@@ -69,9 +69,8 @@ PLAY_FIELDS = [
     "cube_owner",
     "cube_offered_by",
 ]
-# The game's write of every roll and play, with SQL written once (games/prepared.py); the turn's
-# is games/services/_steps.py's.
-_update_play = PreparedUpdate(Game, PLAY_FIELDS)
+# The game's write of every roll and play (games/sql.py); the turn's is games/services/_steps.py's.
+_update_play = functools.partial(fields_update, fields=PLAY_FIELDS)
 
 
 @dataclass(frozen=True)

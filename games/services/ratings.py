@@ -17,24 +17,29 @@ Two ways to get there, with identical results:
   they have no history row yet, from each player's latest history row (rating, experience),
   continuing the sequence numbers: a handful of index reads whatever the history holds. Without a
   match id it rates every result that has none yet (the owed-task and command path).
-* ``ratings_recompute`` (after a corrected result, and hourly from beat as a safety net)
-  deletes the history and rates everything again from 1500 in the same order (rated results by
-  their old sequence, then the unrated ones), so a changed result is rated anew in its place.
+* ``ratings_recompute`` (after a corrected result, and hourly from beat as a safety net; never
+  in a request when a broker is set, docs/decisions.md D77) rates everything again from 1500 in
+  the same order (rated results by their old sequence, then the unrated ones), so a changed
+  result is rated anew in its place. It works in chunks of ``RECOMPUTE_CHUNK`` results a
+  transaction and writes only the rows that differ: run again it writes nothing, and a run
+  stopped half-way leaves its chunks done for the next.
 
-Runs follow each other: a recompute locks every player row in pk order; an update locks the
-first of them (so it waits for a recompute and for another update) and then its own players.
-An update writes only the players it rates, so a rating set by hand on a player with no rated
-result stays until the next recompute resets it to 1500.
+Runs follow each other through a mutex, the first player row: an update locks it (so it waits
+for another update and for a recompute's chunk) and then its own players; a recompute locks it
+for each chunk and for its last step, which rates on top what updates rated between its chunks
+(they queue behind it) and stores the ratings that changed. An update writes only the players
+it rates, so a rating set by hand on a player with no rated result stays until the next
+recompute resets it to 1500.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Exists, Max, OuterRef, Q
 from django.db.models.functions import Coalesce
 
 from games.models import Game, Match, RatingHistory
@@ -58,25 +63,134 @@ class Outcome:
 Standing = dict[int, tuple[Rating, int]]  # player -> (rating, results rated)
 
 
-def ratings_recompute() -> int:
+RECOMPUTE_CHUNK = 500  # results rewritten a transaction by the recompute (docs/decisions.md D77)
+
+
+def ratings_recompute(*, chunk: int = RECOMPUTE_CHUNK) -> int:
     """Rate every result again in order; store ratings, per-variant ratings and the history.
-    Returns the number of results rated."""
+    Returns the number of results rated.
+
+    In chunks of ``chunk`` results a transaction (docs/decisions.md D77): the order is read
+    once (rated results by their sequence, then the unrated ones by their end); each chunk
+    rewrites the history rows of its sequence numbers where they differ, holding only the
+    runs' mutex (the first player row); a last transaction rates what was rated meanwhile on
+    top (an update does not wait for the whole recompute) and stores the ratings that changed.
+    Idempotent: run again, it only reads; stopped half-way, the chunks done stay done and a new
+    run writes only the rest."""
+    rated = _rated_order()
+    streams: dict[str, list[Outcome]] = {
+        "": _in_order(_match_outcomes(), rated.get("", {})),
+        **{
+            variant: _in_order(outcomes, rated.get(variant, {}))
+            for variant, outcomes in _game_outcomes().items()
+        },
+    }
+    for variant in rated:  # a stream whose every result stopped counting: its rows go
+        streams.setdefault(variant, [])
+    standings: dict[str, Standing] = {}
+    for variant, outcomes in streams.items():
+        standing: Standing = {}
+        for start in range(0, len(outcomes), chunk):
+            part = outcomes[start : start + chunk]
+            standing, rows = _rate(variant, part, standing, start)
+            with transaction.atomic():
+                _runs_lock()
+                _history_write(variant, part, rows, start + 1, start + len(part))
+        standings[variant] = standing
     with transaction.atomic():
-        list(
-            Player.objects.select_for_update(no_key=True)
-            .order_by("pk")
-            .values_list("pk", flat=True)
+        _runs_lock()
+        done = sum(len(outcomes) for outcomes in streams.values())
+        done += _rate_meanwhile({v: len(o) for v, o in streams.items()}, standings)
+        overall = standings.pop("", {})
+        _store(overall, standings)
+    return done
+
+
+def _runs_lock() -> None:
+    """The runs' mutex: the first player row, which an update locks first too."""
+    Player.objects.select_for_update(no_key=True).order_by("pk").values_list(
+        "pk", flat=True
+    ).first()
+
+
+def _result_key(variant: str) -> str:
+    """The history's column that names a stream's result: the match (overall) or the game."""
+    return "match_id" if variant == "" else "game_id"
+
+
+ROW_FIELDS = (
+    "player_id", "match_id", "game_id", "sequence", "rating", "change", "experience", "rated_at",
+)  # fmt: skip
+
+
+def _row_values(row: RatingHistory) -> tuple[Any, ...]:
+    return tuple(getattr(row, field) for field in ROW_FIELDS)
+
+
+def _history_write(
+    variant: str, outcomes: list[Outcome], rows: list[RatingHistory], first: int, last: int
+) -> None:
+    """Make the stream's rows numbered ``first``..``last``, and those of ``outcomes``, the
+    ``rows`` given: rows that differ are deleted, missing ones created, equal ones kept."""
+    key = _result_key(variant)
+    results = [o.match.pk if o.game is None else o.game.pk for o in outcomes]
+    existing = (
+        RatingHistory.objects.filter(variant=variant)
+        .filter(Q(sequence__range=(first, last)) | Q(**{f"{key}__in": results}))
+        .order_by()  # not the model's order, which joins the players to sort by name
+    )
+    kept: dict[tuple[Any, ...], list[int]] = {}
+    for pk, *values in existing.values_list("pk", *ROW_FIELDS):
+        kept.setdefault(tuple(values), []).append(pk)
+    created = []
+    for row in rows:
+        same = kept.get(_row_values(row))
+        if same:
+            same.pop()
+        else:
+            created.append(row)
+    stale = [pk for pks in kept.values() for pk in pks]
+    if stale:
+        RatingHistory.objects.filter(pk__in=stale).delete()
+    RatingHistory.objects.bulk_create(created)
+
+
+def _rate_meanwhile(lengths: dict[str, int], standings: dict[str, Standing]) -> int:
+    """After the chunks, under the mutex: the rows numbered past a stream's new end were stale
+    (a result that no longer counts) or written by an update meanwhile, from ratings that the
+    recompute has changed since; they go, and those of their matches' results that count are
+    rated again on top of ``standings``, in their order. Index reads only: the rows past each
+    stream's end, and their matches. Returns how many results were rated."""
+    tail = Q(pk__in=[])
+    for variant, length in lengths.items():
+        tail |= Q(variant=variant, sequence__gt=length)
+    rows = RatingHistory.objects.filter(tail)
+    meanwhile: dict[str, dict[int, int]] = {}
+    matches: set[int] = set()
+    for variant, match_id, game_id, sequence in rows.values_list(
+        "variant", "match_id", "game_id", "sequence"
+    ):
+        meanwhile.setdefault(variant, {})[match_id if variant == "" else game_id] = sequence
+        matches.add(match_id)
+    if not meanwhile:
+        return 0
+    rows.delete()
+    # Only the matches of those rows: a result that ended meanwhile and has no row yet is
+    # rated by its own update, queued behind this transaction.
+    pending = {
+        "": _match_outcomes(unrated=True, among=matches),
+        **_game_outcomes(unrated=True, among=matches),
+    }
+    history: list[RatingHistory] = []
+    for variant, outcomes in pending.items():
+        if not outcomes:
+            continue
+        ordered = _in_order(outcomes, meanwhile.get(variant, {}))
+        standings[variant], rated = _rate(
+            variant, ordered, standings.get(variant, {}), lengths.get(variant, 0)
         )
-        rated = _rated_order()
-        overall, history = _rate("", _in_order(_match_outcomes(), rated.get("", {})))
-        by_variant: dict[str, Standing] = {}
-        for variant, outcomes in _game_outcomes().items():
-            ratings, rows = _rate(variant, _in_order(outcomes, rated.get(variant, {})))
-            history += rows
-            by_variant[variant] = ratings
-        RatingHistory.objects.all().delete()
-        RatingHistory.objects.bulk_create(history)
-        _store(overall, by_variant)
+        history += rated
+    RatingHistory.objects.bulk_create(history)
     return len(history) // 2
 
 
@@ -138,7 +252,9 @@ def _last_sequence(variant: str) -> int:
 def _rated_order() -> dict[str, dict[int, int]]:
     """Per stream, the sequence each rated result had: match pk (overall) or game pk -> number."""
     order: dict[str, dict[int, int]] = {}
-    rows = RatingHistory.objects.values_list("variant", "match_id", "game_id", "sequence")
+    rows = RatingHistory.objects.order_by().values_list(
+        "variant", "match_id", "game_id", "sequence"
+    )
     for variant, match_id, game_id, sequence in rows.iterator(chunk_size=5000):
         order.setdefault(variant, {})[match_id if variant == "" else game_id] = sequence
     return order
@@ -182,12 +298,14 @@ def _count(variant: str, player: int, rows: Any) -> int:
     return games if games is not None else int(rows.count())
 
 
-def _match_outcomes(unrated: bool = False, match_id: int | None = None) -> list[Outcome]:
-    matches = Match.objects.filter(
-        status=Match.Status.FINISHED, winner__isnull=False, rated=True
-    )
+def _match_outcomes(
+    unrated: bool = False, match_id: int | None = None, among: Collection[int] | None = None
+) -> list[Outcome]:
+    matches = Match.objects.filter(status=Match.Status.FINISHED, winner__isnull=False, rated=True)
     if match_id is not None:
         matches = matches.filter(pk=match_id)
+    if among is not None:
+        matches = matches.filter(pk__in=among)
     if unrated:
         rows = RatingHistory.objects.filter(match=OuterRef("pk"), variant="")
         matches = matches.exclude(Exists(rows))
@@ -208,15 +326,24 @@ def _match_outcomes(unrated: bool = False, match_id: int | None = None) -> list[
     ]
 
 
-def _game_outcomes(unrated: bool = False, match_id: int | None = None) -> dict[str, list[Outcome]]:
+def _game_outcomes(
+    unrated: bool = False, match_id: int | None = None, among: Collection[int] | None = None
+) -> dict[str, list[Outcome]]:
     games = Game.objects.filter(
         status=Game.Status.FINISHED, result_winner__isnull=False, match__rated=True
     )
     if match_id is not None:
         games = games.filter(match_id=match_id)
+    if among is not None:
+        games = games.filter(match_id__in=among)
     if unrated:
         games = games.exclude(Exists(RatingHistory.objects.filter(game=OuterRef("pk"))))
     games = games.select_related("match").order_by("finished_at", "pk")
+    # What an outcome reads (and the match's pk): not the positions nor the options, JSON each.
+    games = games.only(
+        "variant", "white_id", "black_id", "result_winner_id", "finished_at", "started_at",
+        "match__id",
+    )  # fmt: skip
     outcomes: dict[str, list[Outcome]] = {}
     for game in games:
         if game.result_winner_id is None:  # never (result_winner__isnull=False): for the type
@@ -271,22 +398,36 @@ def _rate(
 
 
 def _store(overall: Standing, by_variant: dict[str, Standing]) -> None:
-    players = list(Player.objects.all())
-    for player in players:
-        rating = overall.get(player.pk, (Rating(), 0))[0]
-        player.rating, player.rating_games = rating.value, rating.experience
-    Player.objects.bulk_update(players, ["rating", "rating_games"])
-    VariantRating.objects.all().delete()
-    VariantRating.objects.bulk_create(
-        VariantRating(
-            player_id=player,
-            variant=variant,
-            rating=rating.value,
-            experience=rating.experience,
-            games=count,
-        )
+    """Store every player's ratings as the recompute left them (1500 and no results for a
+    player it did not rate), writing only the rows that differ."""
+    players = []
+    for pk, value, experience in Player.objects.order_by("pk").values_list(
+        "pk", "rating", "rating_games"
+    ):
+        rating = overall.get(pk, (Rating(), 0))[0]
+        if (value, experience) != (rating.value, rating.experience):
+            players.append(Player(pk=pk, rating=rating.value, rating_games=rating.experience))
+    Player.objects.bulk_update(players, ["rating", "rating_games"], batch_size=1000)
+    wanted = {
+        (player, variant): (rating.value, rating.experience, count)
         for variant, ratings in by_variant.items()
         for player, (rating, count) in ratings.items()
+    }
+    stale, changed = [], []
+    for row in VariantRating.objects.order_by("pk"):
+        values = wanted.pop((row.player_id, row.variant), None)
+        if values is None:  # no result of the variant counts any more, or a second row
+            stale.append(row.pk)
+        elif (row.rating, row.experience, row.games) != values:
+            row.rating, row.experience, row.games = values
+            changed.append(row)
+    VariantRating.objects.filter(pk__in=stale).delete()
+    VariantRating.objects.bulk_update(changed, ["rating", "experience", "games"], batch_size=1000)
+    VariantRating.objects.bulk_create(
+        VariantRating(
+            player_id=player, variant=variant, rating=rating, experience=experience, games=games
+        )
+        for (player, variant), (rating, experience, games) in wanted.items()
     )
 
 

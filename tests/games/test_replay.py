@@ -11,7 +11,7 @@ import pytest
 from games import selectors, services
 from games.engine import Cube, GameResult, Options, legal_plays, start_position
 from games.models import Game, Turn
-from games.replay import ReplayError, replay_log
+from games.replay import ReplayError, cube_steps, replay_log
 from tests.games.helpers import play_cube_match
 
 CUBE = Options.from_json({"cube": "tabla_only"})
@@ -32,6 +32,8 @@ def test_the_replay_of_a_stored_cube_game_agrees_with_the_game(alice, bob, organ
         for turn, step in zip(turns, steps, strict=True):
             assert (step.side, step.kind, step.moves) == (turn.side, turn.kind, turn.moves)
             assert step.position_after.to_json() == turn.position_after
+        # The match page's one walk of the stored log gives the replay's cubes.
+        assert cube_steps(turns, crawford=game.crawford) == [step.cube for step in steps]
         last = steps[-1]
         assert (last.cube.value, last.cube.owner) == (game.cube_value, game.cube_owner)
         if game.ended_by in ("play", "drop"):

@@ -1,0 +1,1 @@
+"""The bare write that bench/api_plays.py measures beside a play (``--bare``)."""
