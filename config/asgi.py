@@ -2,7 +2,9 @@
 (``/ws/matches/{id}/``, ``/ws/tournaments/{id}/``) to the consumers, for a browser whose Origin
 is one of ALLOWED_HOSTS, logged in by its session cookie (or an API client by its token). Any
 other socket path is refused (403). ``SocketGuard`` comes first: the per-address socket limit,
-and an outage during the handshake closed with 1013 "try again later" (common/sockets.py)."""
+and an outage during the handshake closed with 1013 "try again later" (common/sockets.py). The
+lifespan (config/lifespan.py) runs the clock sweep in the process where no beat runs (``make
+run``), and nothing in production."""
 
 import os
 
@@ -19,6 +21,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.urls import re_path  # noqa: E402
 
 from common.sockets import NoRouteConsumer, SocketGuard, TokenAuthMiddleware  # noqa: E402
+from config.lifespan import lifespan  # noqa: E402
 from games.routing import websocket_urlpatterns as match_sockets  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
 
@@ -28,6 +31,7 @@ socket_routes = [*match_sockets, *tournament_sockets, re_path(r"", NoRouteConsum
 application = ProtocolTypeRouter(
     {
         "http": django_application,
+        "lifespan": lifespan,
         "websocket": SocketGuard(
             AllowedHostsOriginValidator(
                 AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(socket_routes)))

@@ -327,6 +327,19 @@ def current_game(match: Match) -> Game | None:
     return match.games.filter(status=Game.Status.IN_PROGRESS).order_by("-number").first()
 
 
+def game_turn_began(game: Game) -> datetime.datetime:
+    """When the player to move could first act: after the last turn of the game, else at its
+    start (a roll does not restart it). The claim after inactivity counts from here."""
+    last = game.turns.order_by("-ply").values_list("created_at", flat=True).first()
+    return last or game.started_at
+
+
+def claim_opens_at(match: Match, game: Game) -> datetime.datetime:
+    """When the waiting player of ``match`` (online, without a clock) may claim it, ``game``
+    being its game in progress: ``claim_after_hours`` after the player to move's turn began."""
+    return game_turn_began(game) + datetime.timedelta(hours=match.claim_after_hours)
+
+
 def player_to_move(game: Game) -> Player | None:
     """Who acts next: the player whose turn it is, or the one who must answer a double."""
     if game.is_over:

@@ -1,9 +1,10 @@
-"""Routes of the match and player pages, mounted at the site root in the namespace "web" that
-config/urls.py builds with the home page (tournaments.urls.home_urlpatterns)."""
+"""Routes of the match and player pages and of the rules pages (games/rules_pages.py), mounted
+at the site root in the namespace "web" that config/urls.py builds with the home page
+(tournaments.urls.home_urlpatterns)."""
 
 from django.urls import URLPattern, path
 
-from games import report_code_views, views
+from games import report_code_views, rules_pages, views
 from games.web import lobby
 
 urlpatterns: list[URLPattern] = [
@@ -13,6 +14,10 @@ urlpatterns: list[URLPattern] = [
     path("players/<int:pk>/", views.player_detail, name="player"),
     # A result slip's code (games/report_code_views.py): short, to be typed from paper.
     path("r/<str:code>/", report_code_views.report_code, name="report-code"),
+    path("rules/", rules_pages.rules_index, name="rules"),
+    path("rules/presets/", rules_pages.rules_presets, name="rules-presets"),
+    path("rules/faq/", rules_pages.rules_faq, name="rules-faq"),
+    path("rules/<slug:game>/", rules_pages.rules_game, name="rules-game"),
 ]
 
 # The lobby and challenges (games/web/lobby.py).

@@ -13,6 +13,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_safe
 
@@ -32,6 +33,7 @@ from games.engine import (
 from games.models import Game, Match, ResultReport, Turn
 from games.replay import cube_steps
 from games.routing import match_socket_path
+from games.rules_pages import game_rules_url
 from games.selectors import User
 from games.services import clock as clock_services
 from players.models import Player
@@ -52,9 +54,10 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _live_version(request: HttpRequest, pk: int) -> web_selectors.LiveVersion:
-    """The match's live version, after ending the match if its clock has run out (a poll is
-    what notices a time-out on a page left open, also under ``make run``, which has no beat:
-    docs/decisions.md D64). The time-out is the deadline task's own service."""
+    """The match's live version, after ending the match if its clock has run out (the page's
+    read at 0:00, or its poll, is what notices a time-out on a page left open, also under
+    ``make run``, which has no beat: docs/decisions.md D64, D95). The time-out is the deadline
+    task's own service."""
     version = web_selectors.match_live_version(user=request.user, pk=pk)
     deadline = version.clock_deadline
     if deadline is not None and clock.now() >= deadline:
@@ -122,6 +125,7 @@ def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
             else None
         ),
         "clock": _clock(match),
+        "claim": _claim(match, you),
         "reports": _reports(match, request.user, you),
         "can_report": _can_report(match, request.user, you),
         "report_choices": [
@@ -162,6 +166,33 @@ def _clock(match: Match) -> dict[str, Any] | None:
         "data": data,
         "bank": _clock_text(match.clock_bank_seconds),
         "delay_seconds": match.clock_delay_seconds,
+    }
+
+
+def _claim(match: Match, you: Player | None) -> dict[str, Any] | None:
+    """The claim after inactivity, for ``you`` if you wait for your opponent in an online match
+    without a clock (games/services/clock.py, match_claim; docs/decisions.md D44): when it
+    opens, and whether it is open now (the page's button posts to the API's claim)."""
+    if (
+        you is None
+        or you.pk not in (match.player_one_id, match.player_two_id)
+        or match.mode != Match.Mode.ONLINE
+        or match.status != Match.Status.IN_PROGRESS
+        or match.has_clock
+    ):
+        return None
+    game = selectors.current_game(match)
+    to_move = selectors.player_to_move(game) if game is not None else None
+    if game is None or to_move is None or to_move.pk == you.pk:
+        return None
+    opens_at, now = selectors.claim_opens_at(match, game), clock.now()
+    return {
+        "opponent": to_move,
+        "opens_at": opens_at,
+        "left": timeuntil(opens_at, now),  # by the server's clock, as the claim counts
+        "open": now >= opens_at,
+        "hours": match.claim_after_hours,
+        "url": reverse("games:match-claim", kwargs={"pk": match.pk}),
     }
 
 
@@ -229,6 +260,7 @@ def _game_context(game: Game, you: Player | None) -> dict[str, Any]:
             for o in plays
         ],
         "log": log,
+        "rules_url": game_rules_url(game.variant),
         "replay": _replay(game, turns, cubes, log, cube_on),
         "proof": selectors.game_dice_proof(game) if game.seed_commitment else None,
         "client": {

@@ -358,6 +358,9 @@ CELERY_BEAT_SCHEDULE["owed-tasks-run"] = {
 # when the next is due is dropped (expires).
 CLOCK_SWEEP_SECONDS = env_int("CLOCK_SWEEP_SECONDS", 15)
 CLOCK_SCHEDULE_SECONDS = 2 * CLOCK_SWEEP_SECONDS
+# Where no beat runs, each ASGI process may run the sweep itself (config/lifespan.py): every this
+# many seconds; 0, the default and production's, never (local.py turns it on without a broker).
+CLOCK_SWEEP_IN_PROCESS_SECONDS = 0
 CELERY_BEAT_SCHEDULE["clocks-sweep"] = {
     "task": "games.tasks.clocks_sweep",
     "schedule": CLOCK_SWEEP_SECONDS,

@@ -20,7 +20,10 @@ to play, and a Gjul Bara stage followed by another of the same player, continue 
   turn starts whose deadline falls within ``CLOCK_SCHEDULE_SECONDS``, and again by the sweep;
 - the sweep (``games.tasks.clocks_sweep``, from beat every ``CLOCK_SWEEP_SECONDS``): ends every
   overdue clock, and publishes the deadline task of every clock falling due before the sweep
-  after next, so a deadline is kept to the second even if its first task was lost.
+  after next, so a deadline is kept to the second even if its first task was lost. Where no
+  beat runs (``make run``) the server process runs ``clocks_sweep`` itself every second
+  (config/lifespan.py), and the match page reads ``state.json`` when its clock shows 0:00
+  (docs/decisions.md D95, D96).
 
 Tasks with a far ETA are never published: Redis hands an unacknowledged task out again after
 its visibility timeout, and a worker holds every ETA task it has received in memory. A worker
@@ -130,7 +133,7 @@ def match_claim(*, match: Match, user: User) -> Match:
                     "match"
                 )
             )
-        claim_at = _turn_began(game) + datetime.timedelta(hours=match.claim_after_hours)
+        claim_at = selectors.claim_opens_at(match, game)
         if arrived < claim_at:
             raise ClaimTooEarlyError(claim_at=claim_at, left=claim_at - arrived)
         match_end_early(
@@ -162,10 +165,3 @@ def _claimable_game(match: Match) -> Game:
     if game is None:
         raise ConflictError(gettext("no game of the match is in progress"))
     return game
-
-
-def _turn_began(game: Game) -> datetime.datetime:
-    """When the player to move could first act: after the last turn of the game, else at its
-    start."""
-    last = game.turns.order_by("-ply").values_list("created_at", flat=True).first()
-    return last or game.started_at

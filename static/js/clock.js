@@ -1,6 +1,7 @@
 // Match clock: counts the running side down, first its delay ("+12"), then its bank, from the
 // figures the server gave with the page (#clock-data: seconds as of the moment the page or its
-// live part was built). The server alone decides a time-out: the page's poll then shows it.
+// live part was built). The server alone decides a time-out: at 0:00 match.js asks it, and the
+// page shows the answer (docs/decisions.md D95).
 (function () {
   "use strict";
   var TICK_MS = 200;

@@ -1,17 +1,27 @@
 // Match page: replay through the turn log, live updates by polling the state endpoint with
 // If-None-Match, and playing through the REST API (session cookie + CSRF header): roll, play
 // (on the board with board_play.js, or from the list of legal plays), and the doubling cube's
-// double, take and drop; starting a scheduled match.
+// double, take and drop; starting a scheduled match; claiming a match without a clock after the
+// opponent's long inactivity.
 // While a WebSocket is open (live.js), updates are pushed instead and nothing is polled.
+// When the running clock reaches 0:00 (as clock.js counts it, from the page's #clock-data) the
+// page asks the state endpoint once, and again every half second for a while if the server's
+// clock is a little behind: that read ends the match on time (the server's match_time_out), so
+// its push reaches every other page of the match too, with no beat and no reload
+// (docs/decisions.md D95).
 (function () {
   "use strict";
   var root = document.getElementById("match-live");
   if (!root) return;
   var POLL_MS = 1500;
   var CUBE_ACTIONS = ["double", "take", "drop"];
+  var CLOCK_ASK_AFTER_MS = 100; // past the page's 0:00, so the server's deadline has passed
+  var CLOCK_RETRY_MS = 500;
+  var CLOCK_TRIES = 10; // 0:00 plus up to 4.5 s: a server clock that is a little behind
   var etag = root.dataset.etag || null;
   var busy = false;
   var replay = null;
+  var clockTimer = null;
 
   function csrfToken() {
     var meta = document.querySelector('meta[name="csrf-token"]');
@@ -165,6 +175,38 @@
     window.setTimeout(poll, POLL_MS);
   }
 
+  // --- the clock's time-out ----------------------------------------------------------------
+
+  // Arm a timer for the moment the running side's time (delay, then bank) is up, as read from
+  // the clock data the page (or its fresh fragment) came with.
+  function watchClock() {
+    window.clearTimeout(clockTimer);
+    var data = readJSON("clock-data");
+    if (!data || !data.running || data.flagged) return;
+    var left = (data.delay_left + data.remaining[data.running]) * 1000;
+    clockTimer = window.setTimeout(function () { askTimeOut(1); }, left + CLOCK_ASK_AFTER_MS);
+  }
+
+  // The state endpoint ends a match whose clock has run out; a new version is shown at once
+  // (unless the player is busy or replaying: the push or the poll shows it then). Its fresh
+  // fragment arms the timer again (watchClock), from the server's own figures.
+  function askTimeOut(attempt) {
+    var headers = etag ? { "If-None-Match": etag } : {};
+    fetch(root.dataset.stateUrl, { headers: headers, credentials: "same-origin", cache: "no-cache" })
+      .then(function (response) {
+        if (response.status !== 200) return false; // 304: not over yet by the server's clock
+        if (busy || isReplaying()) return true; // the push, or the next poll, shows it
+        var fresh = response.headers.get("ETag");
+        return refresh().then(function () { etag = fresh; return true; });
+      })
+      .catch(function () { return false; })
+      .then(function (done) {
+        if (!done && attempt < CLOCK_TRIES) {
+          clockTimer = window.setTimeout(function () { askTimeOut(attempt + 1); }, CLOCK_RETRY_MS);
+        }
+      });
+  }
+
   // --- playing -----------------------------------------------------------------------------
 
   // An answer with no message of its own: the page's words (<body data-error-status>).
@@ -234,6 +276,9 @@
     } else if (button.dataset.action === "accept" || button.dataset.action === "decline") {
       button.disabled = true;
       act(post(button.dataset.url), "[data-challenge-error]");
+    } else if (button.dataset.action === "claim") {
+      button.disabled = true;
+      act(post(button.dataset.url), "[data-claim-error]");
     } else if (button.dataset.action === "start") {
       button.disabled = true;
       act(post(button.dataset.url), "[data-start-error]")
@@ -288,6 +333,8 @@
   });
 
   setupReplay();
+  watchClock();
+  document.addEventListener("tabla:updated", watchClock);
   if (window.TablaBoardPlay) {
     window.TablaBoardPlay.attach(root, {
       submit: function (moves) {

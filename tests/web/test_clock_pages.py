@@ -1,6 +1,7 @@
 """The match clock on the match page: both banks with the running side marked, the data
 static/js/clock.js counts down from (no inline script), a time-out ended by the page or by its
-poll, and in the browser the countdown of the delay and then of the bank."""
+poll, and in the browser the countdown of the delay and then of the bank. Without a clock, the
+waiting player's claim after the opponent's inactivity: when it opens, then its button."""
 
 import re
 
@@ -9,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games import services
+from games import selectors, services
 from games.models import Match
-from tests.web.helpers import match_url
+from tests.web.helpers import log_in, logged_in, match_url
 
 pytestmark = pytest.mark.django_db
 
@@ -83,4 +84,66 @@ def test_the_clock_counts_down_in_the_browser_and_shows_the_time_out(
     page.wait_for_selector(".clock-side.flagged", timeout=10_000)
     expect(page.locator(".match-header")).to_contain_text("(on time)", use_inner_text=True)
     page.screenshot(path=str(artifacts / "match-clock-flagged.png"), full_page=True)
+    assert console.errors == []
+
+
+# --- the claim after inactivity (a match without a clock) --------------------------------------
+
+
+def _waiting_and_to_move(match):
+    to_move = selectors.player_to_move(match.games.get())
+    one, two = match.players
+    return (two if to_move == one else one), to_move
+
+
+def test_the_waiting_player_sees_when_the_claim_opens_and_then_its_button(fake_clock, online_match):
+    waiting, to_move = _waiting_and_to_move(online_match)
+    claim_url = reverse("games:match-claim", kwargs={"pk": online_match.pk})
+    fake_clock.advance(70 * 3600)
+    early = logged_in(waiting).get(match_url(online_match))
+    html = early.content.decode()
+    assert "data-claim-wait" in html and 'data-action="claim"' not in html
+    assert f"If {to_move.display_name} does not play, you may claim the match in 2\xa0hours" in html
+    assert early.context["claim"]["open"] is False
+
+    fake_clock.advance(2 * 3600 + 1)
+    html = logged_in(waiting).get(match_url(online_match)).content.decode()
+    assert f'data-action="claim" data-url="{claim_url}"' in html
+    assert "data-claim-wait" not in html
+    answer = logged_in(waiting).post(claim_url)  # what the button posts
+    assert answer.status_code == 200
+    html = logged_in(waiting).get(match_url(online_match)).content.decode()
+    assert "data-claim" not in html and "(claimed after the opponent's inactivity)" in html
+
+
+def test_nobody_else_gets_the_claim(fake_clock, online_match, organiser, alice, bob):
+    _waiting, to_move = _waiting_and_to_move(online_match)
+    fake_clock.advance(73 * 3600)
+    staff = Client()
+    staff.force_login(organiser)
+    for client in (logged_in(to_move), Client(), staff):
+        response = client.get(match_url(online_match))
+        assert response.context["claim"] is None
+        assert "data-claim" not in response.content.decode()
+    clocked = services.match_create(
+        creator=organiser, player_one=alice, player_two=bob, target_score=1, clock=ONE_POINT_CLOCK
+    )
+    for player in (alice, bob):
+        assert logged_in(player).get(match_url(clocked)).context["claim"] is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_claim_button_ends_the_match_in_the_browser(
+    live_server, new_page, fake_clock, online_match
+):
+    waiting, _to_move = _waiting_and_to_move(online_match)
+    fake_clock.advance(72 * 3600 + 1)
+    page, console = new_page()
+    log_in(page, live_server.url, waiting.user.username, match_url(online_match))
+    page.get_by_role("button", name="Claim the match").click()
+    expect(page.locator(".match-header")).to_contain_text(
+        "(claimed after the opponent's inactivity)", use_inner_text=True
+    )
+    expect(page.locator("[data-claim]")).to_have_count(0)
+    assert Match.objects.get(pk=online_match.pk).winner_id == waiting.pk
     assert console.errors == []
