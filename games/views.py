@@ -13,10 +13,10 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_safe
 
+from common.durations import until_words
 from common.numbers import ascii_int
 from games import clock, places, selectors, web_selectors
 from games.board_svg import board_cube, board_frame, board_geometry, board_pieces
@@ -189,7 +189,7 @@ def _claim(match: Match, you: Player | None) -> dict[str, Any] | None:
     return {
         "opponent": to_move,
         "opens_at": opens_at,
-        "left": timeuntil(opens_at, now),  # by the server's clock, as the claim counts
+        "left": until_words(opens_at, now),  # by the server's clock, as the claim counts
         "open": now >= opens_at,
         "hours": match.claim_after_hours,
         "url": reverse("games:match-claim", kwargs={"pk": match.pk}),

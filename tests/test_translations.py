@@ -235,8 +235,9 @@ def test_makemessages_finds_no_message_the_catalogues_lack(tmp_path):
             entry.key
             for entry in read_po(tmp_path / "locale" / language / "LC_MESSAGES" / "django.po")
         }
-        assert not fresh - ours, f"{language} lacks (run makemessages): {sorted(fresh - ours)}"
-        assert not ours - fresh, f"{language} keeps unused messages: {sorted(ours - fresh)}"
+        missing, unused = sorted(fresh - ours, key=str), sorted(ours - fresh, key=str)
+        assert not missing, f"{language} lacks (run makemessages): {missing}"
+        assert not unused, f"{language} keeps unused messages: {unused}"
 
 
 # --- the pages in each language -----------------------------------------------------------------

@@ -1,5 +1,7 @@
 """Template filters for the web pages: translated names of statuses, variants, modes and kinds."""
 
+import datetime
+
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -80,3 +82,19 @@ def user_socket(user_id: int) -> str:
     from games.routing import user_socket_path
 
     return user_socket_path(user_id)
+
+
+@register.filter
+def until(moment: datetime.datetime | None) -> str:
+    """How long until ``moment``, in the project's words (common/durations.py), not Django's."""
+    from common.durations import until_words
+
+    return "" if moment is None else until_words(moment)
+
+
+@register.filter
+def since(moment: datetime.datetime | None) -> str:
+    """How long since ``moment``, in the project's words (common/durations.py)."""
+    from common.durations import since_words
+
+    return "" if moment is None else since_words(moment)
