@@ -11,6 +11,7 @@ from common.durations import duration_words
 
 
 def test_the_two_largest_units_are_named():
+    translation.activate("en")  # whatever an earlier test left active
     assert duration_words(timedelta(days=2, hours=23, minutes=5)) == "2 days, 23 hours"
     assert duration_words(timedelta(hours=1, minutes=1)) == "1 hour, 1 minute"
     assert duration_words(timedelta(minutes=5, seconds=59)) == "5 minutes"
