@@ -7,3 +7,10 @@ Pure Python and numpy beside the rules engine (games/engine), nothing of Django.
   with eligibility traces, weights saved as .npz with their provenance;
 - ``train``: self-play training, ``python -m games.analysis.train --variant tapa --games N``.
 """
+
+import os
+
+# The network's matrices are small (a batch of ~20 plays times 80 x 244 weights): OpenBLAS's
+# threads only cost here, and on the shared 2-core machine they made a forward pass 8 ms
+# instead of 60 us (docs/decisions.md D100). Set before numpy loads; a caller may override it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
