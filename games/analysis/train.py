@@ -146,10 +146,10 @@ def _commit() -> str:
 class ProgressBar:
     """A plain-text progress bar on stderr, redrawn at most once a second."""
 
-    def __init__(self, label: str, first: int, stream: TextIO = sys.stderr) -> None:
+    def __init__(self, label: str, first: int, stream: TextIO | None = None) -> None:
         self.label = label
         self.first = first  # games done before this run (a resumed checkpoint)
-        self.stream = stream
+        self.stream = stream or sys.stderr
         self.shown = 0.0
 
     def __call__(self, done: int, total: int, elapsed: float) -> None:
