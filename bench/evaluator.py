@@ -5,7 +5,9 @@ network plays white in even games and black in odd ones. A tie (Tapa, both mothe
 counts half a win. Prints the win rate with its 95 % lower bound (Wilson score interval) and
 the points a game (mars 2) from the network's side; the weights' provenance comes from the file.
 
-    .venv/bin/python bench/evaluator.py --weights /tmp/analysis-weights [--games 500] [--seed 7]
+    .venv/bin/python bench/evaluator.py [--weights weights/] [--games 500] [--seed 7]
+
+A variant without weights in the folder is reported as such (``make bench`` runs this too).
 
 Issue 23 §4's full goals (pubeval, a heuristic player, calibration, GNU Backgammon) come later.
 """
@@ -19,7 +21,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 from games.analysis.net import Network  # noqa: E402
 from games.analysis.player import evaluate_plays  # noqa: E402
@@ -68,7 +71,9 @@ def play(network: Network, variant: str, network_side: str, rng: random.Random) 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--weights", type=Path, required=True, help="a folder of <variant>.npz")
+    parser.add_argument(
+        "--weights", type=Path, default=ROOT / "weights", help="a folder of <variant>.npz"
+    )
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--variant", choices=VARIANT_NAMES, action="append")

@@ -12,7 +12,7 @@ that belong to the decision itself (Gjul Bara's pending dice). A half holds:
 - Tapa: per own point whether the side's checker there is pinned (24 units), and whether the
   side's mother (the last checker on its own 24-point) stands alone and unpinned, so that a
   single opposing checker landing there wins the game (docs/rules.md §5.4);
-- Gjul Bara: whether a double the side rolls now escalates (the cascade, §4.4.1).
+- Gjul Bara: whether a double the side rolls now escalates (docs/rules.md §4.4 item 1).
 
 The tail, Gjul Bara only: the dice still owed by the side to move, a count per value 1..6 / 4,
 and whether they are a cascade of its own double or a remainder handed over (two units).

@@ -110,6 +110,7 @@ def train(
     done = int(meta.get("games", 0))
     start = time.monotonic()
     seconds_before = float(meta.get("seconds", 0.0))
+    commit = _commit() if checkpoint is not None else "unknown"  # the code that trains
     while done < games:
         stats = train_game(learner, settings.variant, game_rng(settings.seed, done), options)
         done += 1
@@ -118,7 +119,7 @@ def train(
         meta["unfinished"] = int(meta.get("unfinished", 0)) + (not stats.finished)
         meta["seconds"] = seconds_before + time.monotonic() - start
         if checkpoint is not None and (done % every == 0 or done == games):
-            network.save(checkpoint, time=_now(), commit=_commit())
+            network.save(checkpoint, time=_now(), commit=commit)
         if progress is not None:
             progress(done, games, time.monotonic() - start)
     return network
