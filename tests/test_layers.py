@@ -139,6 +139,59 @@ def test_pure_packages_load_nothing_of_django(package, may_import):
     assert outside == set()
 
 
+def test_the_analysis_imports_only_the_engine_numpy_and_the_standard_library():
+    """games/analysis (the evaluator, issue 23) is pure like the engine: its modules import the
+    engine, each other, numpy and the standard library, and loaded in a fresh interpreter
+    without settings they load nothing of Django."""
+    package = ROOT / "games" / "analysis"
+    files = sorted(package.rglob("*.py"))
+    assert files
+    wrong = {}
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                modules = [node.module or ""]
+            else:
+                continue
+            for module in modules:
+                top = module.split(".")[0]
+                if not (
+                    module.startswith(("games.engine", "games.analysis"))
+                    or top == "numpy"
+                    or top in sys.stdlib_module_names
+                    or top == "__future__"
+                ):
+                    wrong.setdefault(str(path.relative_to(ROOT)), []).append(module)
+    assert wrong == {}
+    modules = [module_name(path) for path in files if path.name != "__main__.py"]
+    script = (
+        "import importlib, json, sys\n"
+        f"for module in {modules!r}: importlib.import_module(module)\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={"PATH": "", "PYTHONPATH": str(ROOT)},  # no DJANGO_SETTINGS_MODULE
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    loaded = set(json.loads(run.stdout))
+    assert set(modules) <= loaded
+    outside = {
+        name
+        for name in loaded
+        if name.split(".")[0] in {"django", "rest_framework", *LAYERS}
+        and not name.startswith(("games.engine", "games.analysis"))
+        and name != "games"
+    }
+    assert outside == set()
+
+
 def test_no_migration_depends_on_an_app_above_except_the_historical_ones():
     graph = MigrationLoader(None, ignore_no_migrations=True).graph
     upward = {

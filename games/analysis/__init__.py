@@ -1,0 +1,16 @@
+"""Chances: an evaluator of Tabla, Gjul Bara and Tapa positions trained by TD(lambda) self-play.
+
+Pure Python and numpy beside the rules engine (games/engine), nothing of Django. The modules:
+
+- ``encode``: a position, seen by the side to move, as a float32 vector (docs/analysis.md);
+- ``net``: the network (one sigmoid hidden layer, three outputs), its gradient, TD(lambda)
+  with eligibility traces, weights saved as .npz with their provenance;
+- ``train``: self-play training, ``python -m games.analysis.train --variant tapa --games N``.
+"""
+
+import os
+
+# The network's matrices are small (a batch of ~20 plays times 80 x 244 weights): OpenBLAS's
+# threads only cost here, and on the shared 2-core machine they made a forward pass 8 ms
+# instead of 60 us (docs/decisions.md D100). Set before numpy loads; a caller may override it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

@@ -1,0 +1,76 @@
+"""0-ply play with a network: every legal play's resulting position evaluated in one batch.
+
+A play that ends the game is worth its result; any other is worth the network's outputs for the
+position after it, turned to the mover's view when the other side moves next (a Gjul Bara
+cascade leaves the mover to move). The best play has the highest cubeless equity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from games.engine.generate import Outcome
+from games.engine.options import Options
+from games.engine.position import Colour, Position
+from games.engine.results import GameResult
+
+from .encode import Matrix, encode_positions
+from .net import Array, Network, equity, flip
+
+
+def result_chances(result: GameResult, side: Colour) -> Array:
+    """A finished game as the network's three outputs for ``side``: P(win), P(win mars),
+    P(lose mars), each 0 or 1; a tie is half a win. Tapa's mother win counts as a mars."""
+    if result.winner is None:
+        return np.array([0.5, 0.0, 0.0])
+    big = float(result.kind != "single")
+    if result.winner == side:
+        return np.array([1.0, big, 0.0])
+    return np.array([0.0, 0.0, big])
+
+
+@dataclass(slots=True)
+class Evaluated:
+    """The plays of one decision with their chances for the mover, ``inputs`` the encoded
+    positions after the plays that do not end the game (row ``rows[i]`` for play ``i``, -1 for
+    one that ends it)."""
+
+    outcomes: Sequence[Outcome]
+    chances: Array  # (n, 3), the mover's view
+    inputs: Matrix
+    rows: list[int]
+
+    def best(self) -> int:
+        return int(np.argmax(equity(self.chances)))
+
+
+def evaluate_plays(
+    network: Network,
+    variant: str,
+    position: Position,
+    outcomes: Sequence[Outcome],
+    options: Options,
+) -> Evaluated:
+    mover = position.turn
+    chances = np.empty((len(outcomes), 3))
+    rows: list[int] = []
+    after: list[Position] = []
+    for index, outcome in enumerate(outcomes):
+        if outcome.ends_game:
+            result = outcome.result
+            assert result is not None
+            chances[index] = result_chances(result, mover)
+            rows.append(-1)
+        else:
+            rows.append(len(after))
+            after.append(outcome.position)
+    inputs = encode_positions(variant, after, options)
+    if after:
+        outputs = network.forward(inputs)
+        same = np.array([p.turn == mover for p in after])
+        live = [index for index, row in enumerate(rows) if row >= 0]
+        chances[live] = np.where(same[:, None], outputs, flip(outputs))
+    return Evaluated(outcomes, chances, inputs, rows)
