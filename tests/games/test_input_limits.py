@@ -81,12 +81,14 @@ def world(db) -> dict[str, int]:
     )
     tournament = TournamentFactory(created_by=staff)
     entry = EntryFactory(tournament=tournament)
+    challenge = services.open_challenge_post(user=PlayerFactory().user)
     return {
         "user": staff.pk,
         "players": one.pk,
         "matches": otb.pk,
         "games": online.games.get(number=1).pk,
         "tournaments": tournament.pk,
+        "challenges": challenge.pk,
         "rid": report.pk,
         "eid": entry.pk,
         "number": 1,
