@@ -243,22 +243,33 @@ def _slot_apply(
     if state.status == Slot.WAITING and same_players and row.status == MatchStatus.WAITING:
         return False
     status = MatchStatus.READY if state.status == Slot.READY else MatchStatus.WAITING
-    _slot_fill(row, players, status, None)
-    if status == MatchStatus.READY:
-        out = [p for p in players if p in withdrawn]
-        if out:
-            winner = players[1] if players[0] in out else players[0]
-            row.status, row.winner_id, row.is_forfeit = MatchStatus.DONE, winner, True
-            row.finished_at = timezone.now()
-            row.save()
-            return True
+    out = [p for p in players if p in withdrawn] if status == MatchStatus.READY else []
+    if status == MatchStatus.READY and not out:
+        # One save of the row, by match_open: its players, its status and its games match in
+        # one audit entry (D108), not the players in one and the match in the next.
+        _slot_fill(row, players, status, None, save=False)
         match_open(tournament, row)
+        return False
+    _slot_fill(row, players, status, None)
+    if out:
+        winner = players[1] if players[0] in out else players[0]
+        row.status, row.winner_id, row.is_forfeit = MatchStatus.DONE, winner, True
+        row.finished_at = timezone.now()
+        row.save()
+        return True
     return False
 
 
 def _slot_fill(
-    row: TournamentMatch, players: tuple[int | None, int | None], status: str, winner: int | None
+    row: TournamentMatch,
+    players: tuple[int | None, int | None],
+    status: str,
+    winner: int | None,
+    *,
+    save: bool = True,
 ) -> None:
+    """Set the row's players, status and winner (saved unless ``save`` is false, when the
+    caller saves it), after deleting an unstarted games match drawn for other players."""
     if row.match is not None:
         if has_started(row.match):
             raise ConflictError(f"match {row.key} has already started; it cannot be redrawn")
@@ -267,7 +278,8 @@ def _slot_fill(
         match.delete()
     row.entry_one_id, row.entry_two_id = players
     row.status, row.winner_id = status, winner
-    row.save()
+    if save:
+        row.save()
 
 
 # --- round robin (groups, optional knock-out) and Swiss --------------------------------------
