@@ -5,6 +5,7 @@ use-case of this package (``lifecycle``, ``results``) and are called from nowher
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterable
 from datetime import datetime
 from itertools import groupby
@@ -189,7 +190,7 @@ def _bracket_advance(tournament: Tournament, row: TournamentMatch) -> None:
 
 def _bracket_open(tournament: Tournament, rows: list[TournamentMatch]) -> None:
     """``match_open`` for each of ``rows`` (both players known, in play order), their games
-    matches created in one INSERT for each run of rows with the same rules
+    matches created in one INSERT for each run of rows with the same match length and options
     (``matches_create_many``, the rows ``match_create`` stores: D58), each row then saved once
     with its players, its status and its match (docs/decisions.md D108)."""
     if not rows:
@@ -201,10 +202,15 @@ def _bracket_open(tournament: Tournament, rows: list[TournamentMatch]) -> None:
     }
     organiser = tournament.created_by
 
-    def rules(row: TournamentMatch) -> tuple[int, int]:
-        return row.match_length or tournament.match_length, row.round
+    options_of: dict[int, str] = {}  # a round's options, as JSON text to compare
 
-    for (length, round_number), grouped in groupby(rows, key=rules):
+    def rules(row: TournamentMatch) -> tuple[int, str]:
+        if row.round not in options_of:
+            options = rotated_options(tournament, row.round)
+            options_of[row.round] = json.dumps(options, sort_keys=True)
+        return row.match_length or tournament.match_length, options_of[row.round]
+
+    for (length, options), grouped in groupby(rows, key=rules):
         same = list(grouped)
         pairs = []
         for row in same:
@@ -215,7 +221,7 @@ def _bracket_open(tournament: Tournament, rows: list[TournamentMatch]) -> None:
             organiser=organiser,
             pairs=pairs,
             target_score=length,
-            options=rotated_options(tournament, round_number),
+            options=json.loads(options),
             mode=tournament.match_mode,
             tournament_slot=f"tournament-{tournament.pk}",
             rated=tournament.rated,
