@@ -291,6 +291,22 @@ class Decision:
     def prepare(
         cls, variant_name: str, position: Position, dice: Sequence[int] | None, options: Options
     ) -> Decision:
+        """The decision of ``position.turn`` for ``dice`` (or the pending stage).
+
+        Remembered for the last few arguments (a Decision is never changed once made): a server
+        lists a roll's plays for its answer, then checks the play sent back against the same
+        search. Dice that are not plain integers, and unhashable arguments, are worked out
+        afresh, so that every error is raised as before.
+        """
+        key = _decision_key(variant_name, position, dice, options)
+        if key is None:
+            return cls._prepare(variant_name, position, dice, options)
+        return _remembered(*key)
+
+    @classmethod
+    def _prepare(
+        cls, variant_name: str, position: Position, dice: Sequence[int] | None, options: Options
+    ) -> Decision:
         variant = find_variant(variant_name)
         validate_position(variant, position, options)
         stage = stage_for(variant, position, dice, options)
@@ -307,6 +323,40 @@ class Decision:
 
     def outcome(self, node: Node, path: Path) -> Outcome:
         return Outcome(self, node, path)
+
+
+DecisionKey = tuple[str, Position, tuple[int, ...] | None, Options]
+
+
+def _decision_key(
+    variant_name: object, position: object, dice: object, options: object
+) -> DecisionKey | None:
+    """The cache key of a decision, or None when the arguments are not plain values: the
+    variant, the position, the dice and the options are all that the decision depends on."""
+    if type(variant_name) is not str or type(position) is not Position:
+        return None
+    if type(options) is not Options:
+        return None
+    if dice is None:
+        rolled = None
+    elif isinstance(dice, list | tuple) and type(dice) in (list, tuple):
+        rolled = tuple(dice)
+        if not all(type(die) is int for die in rolled):  # not bools, which equal integers
+            return None
+    else:
+        return None
+    try:
+        hash((position, options))
+    except TypeError:
+        return None
+    return variant_name, position, rolled, options
+
+
+@lru_cache(maxsize=32)  # per process: a few games' worth; every entry is GC work
+def _remembered(
+    variant_name: str, position: Position, dice: tuple[int, ...] | None, options: Options
+) -> Decision:
+    return Decision._prepare(variant_name, position, dice, options)
 
 
 @lru_cache(maxsize=64)

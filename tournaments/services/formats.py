@@ -5,13 +5,16 @@ use-case of this package (``lifecycle``, ``results``) and are called from nowher
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterable
 from datetime import datetime
+from itertools import groupby
 
 from django.db.models import Count, Q
 from django.utils import timezone
 
 from common.errors import ConflictError, InvalidRequestError
+from games import services as games_services
 from games.selectors import User
 from tournaments.draw import brackets, round_robin, swiss
 from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
@@ -26,6 +29,7 @@ from tournaments.services.common import (
     matches_open_many,
     opening_variant,
     organiser_action,
+    rotated_options,
 )
 from tournaments.services.standings import bracket_states, section_standings, standings_enqueue
 
@@ -171,15 +175,63 @@ def _bracket_advance(tournament: Tournament, row: TournamentMatch) -> None:
         for source in tournament.matches.filter(stage=stage, key__in=sources - set(states)):
             states[source.key] = _stored_state(source)
         decided = []
+        opening: list[TournamentMatch] = []
         for other in fed:
             before = _stored_state(other)
             state = brackets.slot_state(_bracket_match(other), len(seeding), seeding, states)
-            _slot_apply(tournament, other, state, withdrawn)
+            _slot_apply(tournament, other, state, withdrawn, opening=opening)
             states[other.key] = _stored_state(other)
             if states[other.key] != before and other.status in SETTLED:
                 decided.append(other.key)
                 rounds.add(other.round)
+        _bracket_open(tournament, opening)
     _bracket_settle(tournament, stage, rounds)
+
+
+def _bracket_open(tournament: Tournament, rows: list[TournamentMatch]) -> None:
+    """``match_open`` for each of ``rows`` (both players known, in play order), their games
+    matches created in one INSERT for each run of rows with the same match length and options
+    (``matches_create_many``, the rows ``match_create`` stores: D58), each row then saved once
+    with its players, its status and its match (docs/decisions.md D108)."""
+    if not rows:
+        return
+    entries = [entry for row in rows for entry in (row.entry_one_id, row.entry_two_id) if entry]
+    players = {
+        entry.pk: entry.player
+        for entry in Entry.objects.filter(pk__in=entries).select_related("player")
+    }
+    organiser = tournament.created_by
+
+    options_of: dict[int, str] = {}  # a round's options, as JSON text to compare
+
+    def rules(row: TournamentMatch) -> tuple[int, str]:
+        if row.round not in options_of:
+            options = rotated_options(tournament, row.round)
+            options_of[row.round] = json.dumps(options, sort_keys=True)
+        return row.match_length or tournament.match_length, options_of[row.round]
+
+    for (length, options), grouped in groupby(rows, key=rules):
+        same = list(grouped)
+        pairs = []
+        for row in same:
+            assert row.entry_one_id is not None and row.entry_two_id is not None, row.key
+            pairs.append((players[row.entry_one_id], players[row.entry_two_id]))
+        matches = games_services.matches_create_many(
+            creator=organiser,
+            organiser=organiser,
+            pairs=pairs,
+            target_score=length,
+            options=json.loads(options),
+            mode=tournament.match_mode,
+            tournament_slot=f"tournament-{tournament.pk}",
+            rated=tournament.rated,
+            clock=tournament.clock,
+            claim_after_hours=tournament.claim_after_hours,
+        )
+        for row, match in zip(same, matches, strict=True):
+            row.match = match
+            row.status = MatchStatus.READY
+            row.save()
 
 
 def _bracket_settle(tournament: Tournament, stage: str, rounds: set[int]) -> None:
@@ -226,8 +278,12 @@ def _slot_apply(
     row: TournamentMatch,
     state: brackets.SlotState,
     withdrawn: set[int | None],
+    *,
+    opening: list[TournamentMatch] | None = None,
 ) -> bool:
-    """Bring one row in line with its resolved state; True when it added a result."""
+    """Bring one row in line with its resolved state; True when it added a result. A row that
+    becomes ready is opened at once, or, given ``opening``, added to it for ``_bracket_open``
+    (its players and status set, not yet saved)."""
     if row.status == MatchStatus.DONE:
         return False
     players = state.players
@@ -243,22 +299,36 @@ def _slot_apply(
     if state.status == Slot.WAITING and same_players and row.status == MatchStatus.WAITING:
         return False
     status = MatchStatus.READY if state.status == Slot.READY else MatchStatus.WAITING
+    out = [p for p in players if p in withdrawn] if status == MatchStatus.READY else []
+    if status == MatchStatus.READY and not out:
+        # One save of the row, by match_open: its players, its status and its games match in
+        # one audit entry (D108), not the players in one and the match in the next.
+        _slot_fill(row, players, status, None, save=False)
+        if opening is None:
+            match_open(tournament, row)
+        else:
+            opening.append(row)
+        return False
     _slot_fill(row, players, status, None)
-    if status == MatchStatus.READY:
-        out = [p for p in players if p in withdrawn]
-        if out:
-            winner = players[1] if players[0] in out else players[0]
-            row.status, row.winner_id, row.is_forfeit = MatchStatus.DONE, winner, True
-            row.finished_at = timezone.now()
-            row.save()
-            return True
-        match_open(tournament, row)
+    if out:
+        winner = players[1] if players[0] in out else players[0]
+        row.status, row.winner_id, row.is_forfeit = MatchStatus.DONE, winner, True
+        row.finished_at = timezone.now()
+        row.save()
+        return True
     return False
 
 
 def _slot_fill(
-    row: TournamentMatch, players: tuple[int | None, int | None], status: str, winner: int | None
+    row: TournamentMatch,
+    players: tuple[int | None, int | None],
+    status: str,
+    winner: int | None,
+    *,
+    save: bool = True,
 ) -> None:
+    """Set the row's players, status and winner (saved unless ``save`` is false, when the
+    caller saves it), after deleting an unstarted games match drawn for other players."""
     if row.match is not None:
         if has_started(row.match):
             raise ConflictError(f"match {row.key} has already started; it cannot be redrawn")
@@ -267,7 +337,8 @@ def _slot_fill(
         match.delete()
     row.entry_one_id, row.entry_two_id = players
     row.status, row.winner_id = status, winner
-    row.save()
+    if save:
+        row.save()
 
 
 # --- round robin (groups, optional knock-out) and Swiss --------------------------------------
