@@ -247,7 +247,7 @@ def test_a_forced_play_is_played_and_sent_without_asking(
 def test_the_keyboard_picks_drops_undoes_and_submits(live_server, new_page, alice, bob, artifacts):
     game = playable(alice, bob, "tabla", case_position(TABLA_START), [6, 5])
     page, console = open_board(new_page, live_server, game, "alice")
-    page.locator(".match-header h1 a").last.focus()
+    page.locator(".board-card h2 a").last.focus()  # the game's heading: its rules link
     page.keyboard.press("Tab")  # the next stop is the first checker that may move
     assert page.evaluate("document.activeElement.dataset.target") == "8"
     focus_ring = "getComputedStyle(document.activeElement.querySelector('.hit-area')).stroke"
