@@ -295,7 +295,7 @@
     line.appendChild(document.createTextNode(" "));
     line.appendChild(undo);
     row.appendChild(line);
-    row.classList.add("done");
+    row.classList.add("saved");
     pinned[row.dataset.key] = row;
     var timer = window.setTimeout(function () {
       undo.remove();
@@ -304,7 +304,7 @@
     undo.addEventListener("click", function () {
       window.clearTimeout(timer);
       row.textContent = "";
-      row.classList.remove("done");
+      row.classList.remove("saved");
       original.elements.score_one.value = one;
       original.elements.score_two.value = two;
       var note = document.createElement("p");
