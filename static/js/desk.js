@@ -208,7 +208,7 @@
   // --- the open desk: scores without a page load, following the tournament ---------------
   //
   // <div class="desk" data-state-url data-socket-url data-etag [data-fragment-url]> follows its
-  // tournament over the socket (live.js), polling the state URL (If-None-Match, every 2 s)
+  // tournament over the socket (live.js), polling the state URL (If-None-Match, every 1.5 s)
   // while no socket is open. A new version updates the Results tab's badge and, on the Results
   // tab, swaps in the tab's fragment, keeping what is being typed, the focus and the rows just
   // saved. A score form (form[data-score]) saves without a page load: its row shows the result
@@ -216,7 +216,7 @@
   // the correction endpoint (data-correct-url); the cursor goes to the next open table.
   var desk = document.querySelector(".desk[data-state-url]");
   if (!desk) return;
-  var POLL_MS = 2000;
+  var POLL_MS = 1500; // a change shows within 2 s (1.5 s, then the state and the fragment)
   var UNDO_MS = 10000;
   var DEBOUNCE_MS = 150;
   var etag = desk.dataset.etag || null;

@@ -4,6 +4,8 @@ tab's badge. Django's live server has no sockets: the desk polls its state URL h
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -77,11 +79,13 @@ def test_a_report_made_elsewhere_shows_on_the_open_desk_with_the_badge(
     expect(badge).to_be_hidden()
 
     reporter = first.entry_two.player
+    reported = time.monotonic()
     report = games_services.result_report(
         match=first.match, user=reporter.user, scope="match", score_one=1, score_two=3
     )
     item = page.locator(f'li.desk-report[data-report="{report.pk}"]')
     expect(item).to_contain_text("pending", use_inner_text=True)
+    print(f"polled: the report on the desk {time.monotonic() - reported:.2f} s after it was made")
     expect(badge).to_have_text("1")
     games_services.result_dispute(report=report, user=first.entry_one.player.user, reason="3-2")
     expect(item).to_contain_text("disputed", use_inner_text=True)
