@@ -96,7 +96,7 @@ def test_a_refused_correction_names_only_the_later_matches(org_api, players):
     assert response.status_code == 409
     assert response.json()["detail"] == (
         "cannot correct W2-1: later matches W3-1, 3P have already started with the present "
-        "result; correct or reset those first"
+        "result; correct those first"
     )
     # The final has nothing after it: it can be corrected, and the third-place match stays.
     final = row(pk, "W3-1")

@@ -225,7 +225,7 @@ def _check_correctable(tournament: Tournament, row: TournamentMatch, winner: Ent
     if blocked:
         raise ConflictError(
             f"cannot correct {row.key}: later matches {', '.join(blocked)} have already "
-            "started with the present result; correct or reset those first"
+            "started with the present result; correct those first"
         )
 
 
