@@ -10,13 +10,13 @@ from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import condition, require_safe
 
 from common.numbers import ascii_int
 from common.site import absolute_url, qr_svg
@@ -24,6 +24,7 @@ from games.report_codes import code_shown
 from games.services import Slip, report_codes_issue
 from tournaments import selectors, web
 from tournaments.models import Stage, Tournament, TournamentMatch
+from tournaments.routing import tournament_socket_path
 
 
 def organised_tournament(request: HttpRequest, pk: int) -> Tournament:
@@ -50,6 +51,9 @@ def tournament_desk(request: HttpRequest, pk: int) -> HttpResponse:
     context: dict[str, Any] = web.desk.desk_context(
         tournament, tab=request.GET.get("tab"), user=request.user
     )
+    draft = tournament.status == Tournament.Status.DRAFT
+    context["socket_url"] = "" if draft else tournament_socket_path(tournament.pk)
+    context["desk_etag"] = web.desk.desk_version(tournament.pk)["etag"]
     if context["tab"] == "rounds":
         number = request.GET.get("round", "")
         context["rounds"] = web.desk_rounds.rounds_desk(
@@ -60,7 +64,29 @@ def tournament_desk(request: HttpRequest, pk: int) -> HttpResponse:
         )
     elif context["tab"] == "results":
         context["results"] = web.desk_rounds.results_desk(tournament, user=request.user)
+        if request.GET.get("fragment") == "results":
+            # The Results tab alone, as static/js/desk.js swaps it in without a page load.
+            return render(request, "tournaments/desk/_results.html", context)
     return render(request, "tournaments/desk/desk.html", context)
+
+
+def _desk_etag(request: HttpRequest, pk: int) -> str | None:
+    if not request.user.is_authenticated:
+        return None
+    return str(web.desk.desk_version(organised_tournament(request, pk).pk)["etag"])
+
+
+@require_safe
+@condition(etag_func=_desk_etag)
+def desk_state(request: HttpRequest, pk: int) -> HttpResponse:
+    """What the open desk follows (``web.desk.desk_version``) as JSON, to poll with
+    If-None-Match (304 while nothing has changed) and to fetch on each pushed message."""
+    if not request.user.is_authenticated:
+        raise PermissionDenied("only the tournament's organisers may follow its desk")
+    version = web.desk.desk_version(organised_tournament(request, pk).pk)
+    response = JsonResponse({key: value for key, value in version.items() if key != "etag"})
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 def _stage(request: HttpRequest) -> str:

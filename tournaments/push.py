@@ -5,6 +5,9 @@ change, and any other change of what the tournament page shows.
 - Results and pairings save tournament match rows, and the tournament's own changes (its start,
   a new round, its end) save its row: the receivers here push for them. So does a games match
   of the tournament that is saved (it started: the page shows it live).
+- A result report of one of its matches (reported, confirmed, disputed, overridden) changes
+  only what the organiser's desk shows, which follows the same socket: its receiver pushes too
+  (kind "report"; the message's version is the page's, the desk fetches its own).
 - Standings are stored in bulk, which sends no signals: ``standings_recompute`` calls
   ``tournament_changed(kind="standings")``. So are the matches of a round robin or a Swiss
   round: ``matches_open_many`` (services/common.py) calls ``tournament_changed(kind="pairing")``,
@@ -25,7 +28,7 @@ from django.http import Http404
 
 from common.numbers import ascii_int
 from common.push import group_name, push_on_commit
-from games.models import Match
+from games.models import Match, ResultReport
 from tournaments import web
 from tournaments.models import Tournament, TournamentMatch
 
@@ -63,9 +66,18 @@ def on_tournament_match_saved(
 
 @receiver(post_save, sender=Match, dispatch_uid="tournaments.push.games_match")
 def on_games_match_saved(sender: type[Match], instance: Match, **kwargs: Any) -> None:
-    slot = instance.tournament_slot
-    tournament_id = (
-        ascii_int(slot.removeprefix(SLOT_PREFIX)) if slot.startswith(SLOT_PREFIX) else None
-    )
+    tournament_id = _slot_tournament(instance.tournament_slot)
     if tournament_id is not None:
         tournament_changed(tournament_id=tournament_id)
+
+
+@receiver(post_save, sender=ResultReport, dispatch_uid="tournaments.push.report")
+def on_report_saved(sender: type[ResultReport], instance: ResultReport, **kwargs: Any) -> None:
+    slot = Match.objects.filter(pk=instance.match_id).values_list("tournament_slot", flat=True)
+    tournament_id = _slot_tournament(next(iter(slot), ""))
+    if tournament_id is not None:
+        tournament_changed(tournament_id=tournament_id, kind="report")
+
+
+def _slot_tournament(slot: str) -> int | None:
+    return ascii_int(slot.removeprefix(SLOT_PREFIX)) if slot.startswith(SLOT_PREFIX) else None

@@ -14,6 +14,7 @@ urlpatterns: list[URLPattern] = [
     path("<int:pk>/live/", views.tournament_live, name="tournament-live"),
     path("<int:pk>/state.json", views.tournament_state, name="tournament-state"),
     path("<int:pk>/desk/", desk.tournament_desk, name="desk"),
+    path("<int:pk>/desk/state/", desk.desk_state, name="desk-state"),
     path("<int:pk>/desk/print/round/<int:number>/", desk.round_print, name="desk-print-round"),
 ]
 

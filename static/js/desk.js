@@ -127,6 +127,7 @@
   function call(source, url, method, body) {
     var message = source.dataset.confirm;
     if (message && !window.confirm(message)) return Promise.resolve(null);
+    document.dispatchEvent(new CustomEvent("desk:calling", { detail: { source: source } }));
     var buttons = source.tagName === "FORM"
       ? source.querySelectorAll("button, input[type=submit]") : [source];
     Array.prototype.forEach.call(buttons, function (b) { b.disabled = true; });
@@ -161,6 +162,7 @@
       showError(source, error.message);
     }).finally(function () {
       Array.prototype.forEach.call(buttons, function (b) { b.disabled = false; });
+      document.dispatchEvent(new CustomEvent("desk:settled", { detail: { source: source } }));
     });
   }
 
@@ -202,4 +204,247 @@
 
   window.TablaDesk = { call: call, formBody: formBody, errorText: errorText, statusText: statusText,
     showError: showError };
+
+  // --- the open desk: scores without a page load, following the tournament ---------------
+  //
+  // <div class="desk" data-state-url data-socket-url data-etag [data-fragment-url]> follows its
+  // tournament over the socket (live.js), polling the state URL (If-None-Match, every 1.5 s)
+  // while no socket is open. A new version updates the Results tab's badge and, on the Results
+  // tab, swaps in the tab's fragment, keeping what is being typed, the focus and the rows just
+  // saved. A score form (form[data-score]) saves without a page load: its row shows the result
+  // with an Undo for UNDO_MS, which opens the row again with the saved score, to save through
+  // the correction endpoint (data-correct-url); the cursor goes to the next open table.
+  var desk = document.querySelector(".desk[data-state-url]");
+  if (!desk) return;
+  var POLL_MS = 1500; // a change shows within 2 s (1.5 s, then the state and the fragment)
+  var UNDO_MS = 10000;
+  var DEBOUNCE_MS = 150;
+  var etag = desk.dataset.etag || null;
+  var busy = 0; // calls to the API in flight: no swap meanwhile
+  var pinned = {}; // match key -> the row kept across swaps (just saved, or being corrected)
+  var focusNext = false; // a save found no open table: focus the first one a swap brings
+
+  document.addEventListener("desk:calling", function () { busy += 1; });
+  document.addEventListener("desk:settled", function () {
+    busy = Math.max(0, busy - 1);
+    if (busy === 0 && stale) refresh();
+  });
+
+  function openSection() { return desk.querySelector(".desk-open"); }
+
+  function words() {
+    var section = openSection();
+    return section ? section.dataset : {};
+  }
+
+  function rowOf(node) { return node.closest("li.desk-match[data-key]"); }
+
+  function scoreInputs() {
+    return Array.prototype.filter.call(
+      desk.querySelectorAll(".desk-open form[data-score] input[name=score_one]"),
+      function (input) { return !pinned[rowOf(input).dataset.key]; });
+  }
+
+  function focusAfter(row) {
+    var inputs = scoreInputs();
+    if (!inputs.length) { focusNext = true; return; }
+    var next = inputs.filter(function (input) {
+      return row.compareDocumentPosition(input) & Node.DOCUMENT_POSITION_FOLLOWING;
+    })[0] || inputs[0];
+    next.focus();
+  }
+
+  // Enter in the first score with the second still empty goes on to the second.
+  desk.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || !event.target.matches("form[data-score] input[name=score_one]")) return;
+    var two = event.target.form.elements.score_two;
+    if (two && two.value === "") { event.preventDefault(); two.focus(); }
+  });
+
+  function savedRow(row, form, data) {
+    var one = form.elements.score_one.value, two = form.elements.score_two.value;
+    var text = words();
+    var original = form.cloneNode(true);
+    original.dataset.api = form.dataset.correctUrl;
+    original.dataset.correct = "";
+    delete original.dataset.score;
+    original.querySelectorAll("[data-error]").forEach(function (node) { node.hidden = true; });
+    // Cloned while its call settles: its buttons are still disabled.
+    original.querySelectorAll("button").forEach(function (button) { button.disabled = false; });
+    var scope = original.querySelector("input[name=scope]");
+    if (scope) scope.remove();
+    row.textContent = "";
+    var line = document.createElement("div");
+    line.className = "desk-score desk-saved";
+    line.setAttribute("data-saved", "");
+    var key = document.createElement("span");
+    key.className = "desk-key";
+    key.textContent = row.dataset.key;
+    var what = document.createElement("span");
+    what.className = "desk-names";
+    what.textContent = form.dataset.one + " " + one + "\u2013" + two + " " + form.dataset.two +
+      " \u00b7 " + (form.dataset.correct !== undefined ? text.corrected : text.saved);
+    var undo = document.createElement("button");
+    undo.type = "button";
+    undo.className = "small";
+    undo.setAttribute("data-undo", "");
+    undo.textContent = text.undo;
+    line.appendChild(key);
+    line.appendChild(document.createTextNode(" "));
+    line.appendChild(what);
+    line.appendChild(document.createTextNode(" "));
+    line.appendChild(undo);
+    row.appendChild(line);
+    row.classList.add("saved");
+    pinned[row.dataset.key] = row;
+    var timer = window.setTimeout(function () {
+      undo.remove();
+      delete pinned[row.dataset.key];
+    }, UNDO_MS);
+    undo.addEventListener("click", function () {
+      window.clearTimeout(timer);
+      row.textContent = "";
+      row.classList.remove("saved");
+      original.elements.score_one.value = one;
+      original.elements.score_two.value = two;
+      var note = document.createElement("p");
+      note.className = "small muted";
+      note.setAttribute("data-undo-note", "");
+      note.textContent = text.undoNote;
+      row.appendChild(original);
+      row.appendChild(note);
+      original.elements.score_one.focus();
+      original.elements.score_one.select();
+    });
+  }
+
+  document.addEventListener("desk:done", function (event) {
+    var form = event.detail.source;
+    if (!form.matches || !form.matches("form[data-score], .desk-open form[data-correct]") || !desk.contains(form)) return;
+    var row = rowOf(form);
+    savedRow(row, form, event.detail.data);
+    focusAfter(row);
+    refresh();
+  });
+
+  // "Pair round N" on the Results tab: the new round's tables come in, the cursor on the first.
+  document.addEventListener("desk:done", function (event) {
+    var form = event.detail.source;
+    if (!form.matches || !form.matches("form[data-pair-here]") || !desk.contains(form)) return;
+    focusNext = true;
+    refresh();
+  });
+
+  // --- following the tournament -----------------------------------------------------------
+
+  var stale = false;
+
+  function remember() {
+    var kept = { values: [], focus: null, open: [] };
+    desk.querySelectorAll(".desk-open li.desk-match[data-key] input").forEach(function (input) {
+      if (input.value !== "" && input.type !== "hidden") {
+        kept.values.push([rowOf(input).dataset.key, input.name, input.value]);
+      }
+    });
+    desk.querySelectorAll("li[data-key] details[open], li[data-report] details[open]").forEach(function (node) {
+      var holder = node.closest("[data-key], [data-report]");
+      kept.open.push(holder.dataset.key ? '[data-key="' + holder.dataset.key + '"]'
+        : '[data-report="' + holder.dataset.report + '"]');
+    });
+    var active = document.activeElement;
+    if (active && desk.contains(active) && active.name && rowOf(active)) {
+      kept.focus = [rowOf(active).dataset.key, active.name];
+    }
+    return kept;
+  }
+
+  function restore(kept) {
+    kept.values.forEach(function (item) {
+      var input = desk.querySelector('.desk-open li.desk-match[data-key="' + item[0] + '"] input[name="' + item[1] + '"]');
+      if (input && input.value === "") input.value = item[2];
+    });
+    kept.open.forEach(function (selector) {
+      var node = desk.querySelector(selector + " details");
+      if (node) node.open = true;
+    });
+    if (kept.focus) {
+      var input = desk.querySelector('.desk-open li.desk-match[data-key="' + kept.focus[0] + '"] [name="' + kept.focus[1] + '"]');
+      if (input) input.focus();
+    } else if (focusNext && scoreInputs().length) {
+      focusNext = false;
+      scoreInputs()[0].focus();
+    }
+  }
+
+  function putBack(row) {
+    var same = desk.querySelector('.desk-open li.desk-match[data-key="' + row.dataset.key + '"]');
+    if (same) { same.replaceWith(row); return; }
+    var list = desk.querySelector(".desk-open ul.desk-matches");
+    if (list) { list.insertBefore(row, list.firstChild); return; }
+    var section = openSection();
+    if (!section) return;
+    var holder = document.createElement("ul");
+    holder.className = "desk-matches";
+    holder.appendChild(row);
+    section.querySelector("h2").insertAdjacentElement("afterend", holder);
+  }
+
+  // The Results tab's fragment, swapped in; false when it cannot be now (a call in flight).
+  function refresh() {
+    var url = desk.dataset.fragmentUrl;
+    if (!url) return Promise.resolve(null);
+    if (busy > 0) { stale = true; return Promise.resolve(false); }
+    stale = false;
+    return fetch(url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        if (busy > 0) { stale = true; return; }
+        var kept = remember();
+        desk.innerHTML = html;
+        Object.keys(pinned).forEach(function (key) { putBack(pinned[key]); });
+        restore(kept);
+        desk.dispatchEvent(new CustomEvent("desk:updated", { bubbles: true }));
+      });
+  }
+
+  function showBadge(count) {
+    var badge = document.querySelector("[data-desk-badge]");
+    if (!badge) return;
+    badge.querySelector("[data-count]").textContent = String(count);
+    badge.hidden = !count;
+  }
+
+  // Ask for the desk's version; swap the tab in when it has changed.
+  function check() {
+    var headers = etag ? { "If-None-Match": etag } : {};
+    return fetch(desk.dataset.stateUrl, { headers: headers, credentials: "same-origin", cache: "no-cache" })
+      .then(function (response) {
+        if (response.status === 304 || !response.ok) return null;
+        var fresh = response.headers.get("ETag");
+        return response.json().then(function (data) {
+          showBadge(data.waiting);
+          if (fresh === etag) return null;
+          return refresh().then(function (answer) {
+            if (answer !== false) etag = fresh;
+          });
+        });
+      });
+  }
+
+  function poll() {
+    if (document.hidden || live.connected()) return schedule();
+    check().catch(function () { /* offline for a moment: again at the next tick */ }).then(schedule);
+  }
+
+  function schedule() { window.setTimeout(poll, POLL_MS); }
+
+  var live = window.TablaLive ? window.TablaLive.follow(desk.dataset.socketUrl, function () {
+    if (document.hidden) return false;
+    // Several messages come together (a result, its standings): one check for them.
+    return new Promise(function (resolve) { window.setTimeout(resolve, DEBOUNCE_MS); }).then(check);
+  }) : { connected: function () { return false; } };
+  schedule();
 })();

@@ -40,8 +40,13 @@ def test_a_corrected_score_must_be_one_the_match_could_end_with(org_api, players
     two_five = correct(org_api, pk, "W1-1", {"winner": one, "score_one": 2, "score_two": 5})
     assert two_five.status_code == 400
     assert two_five.json()["detail"] == (
-        f"cannot correct W1-1: the score 2-5 makes entry {two} the winner, not entry {one}"
+        f"cannot correct W1-1: the score 2-5 makes {first.entry_two.player.display_name} the "
+        f"winner, not {first.entry_one.player.display_name}"
     )
+    # Without a winner, the two scores decide it.
+    by_scores = correct(org_api, pk, "W1-1", {"score_one": 5})
+    assert by_scores.status_code == 400
+    assert by_scores.json()["detail"] == "give both final scores of W1-1"
     fifty = correct(org_api, pk, "W1-1", {"winner": one, "score_one": 50, "score_two": 0})
     assert fifty.status_code == 400
     detail = fifty.json()["detail"]
@@ -91,7 +96,7 @@ def test_a_refused_correction_names_only_the_later_matches(org_api, players):
     assert response.status_code == 409
     assert response.json()["detail"] == (
         "cannot correct W2-1: later matches W3-1, 3P have already started with the present "
-        "result; correct or reset those first"
+        "result; correct those first"
     )
     # The final has nothing after it: it can be corrected, and the third-place match stays.
     final = row(pk, "W3-1")

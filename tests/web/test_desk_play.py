@@ -155,8 +155,9 @@ def test_the_results_tab_lists_the_queue_the_open_and_the_finished_matches():
     results = reverse("games:result-list", args=[first.match_id])
     assert f'data-api="{results}"' not in html
     correct = reverse("tournaments:result-correct", args=[cup.pk, second.pk])
-    assert correct in html and 'name="winner" data-type="int"' in html
-    assert f'<option value="{second.entry_two_id}" selected>' in html
+    # A correction asks for the two scores only: the winner follows from them (D106).
+    assert correct in html and 'name="winner"' not in html.split(correct)[1].split("</form>")[0]
+    assert "The winner follows from the score." in html
 
 
 def test_a_reported_game_is_overridden_with_a_game_result():
@@ -433,14 +434,12 @@ def test_a_correction_shows_the_apis_refusals_then_counts(live_server, new_page)
     page.wait_for_selector('li[data-key="W1-2"] form[data-correct] [data-error]:not([hidden])')
     expect(error).to_have_text(re.compile("^cannot correct W1-2 to 2-1"), use_inner_text=True)
 
-    form.locator('select[name="winner"]').select_option(str(second.entry_two_id))
     form.locator('input[name="score_one"]').fill("1")
     form.locator('input[name="score_two"]').fill("3")
     form.get_by_role("button", name="Save the correction").click()
     expect(error).to_contain_text("later matches W2-1 have already started", use_inner_text=True)
     assert row(cup, "W1-2").winner_id == second.entry_one_id
 
-    form.locator('select[name="winner"]').select_option(str(second.entry_one_id))
     form.locator('input[name="score_one"]').fill("3")
     form.locator('input[name="score_two"]').fill("1")
     form.get_by_role("button", name="Save the correction").click()

@@ -166,7 +166,9 @@ class NoShowSerializer(StrictSerializer):
 
 
 class CorrectSerializer(StrictSerializer):
-    winner = id_field(help_text="entry id")
+    winner = id_field(
+        required=False, help_text="entry id; without it both scores, the winner follows from them"
+    )
     score_one = serializers.IntegerField(min_value=0, max_value=999, required=False)
     score_two = serializers.IntegerField(min_value=0, max_value=999, required=False)
 

@@ -256,7 +256,7 @@ class ResultCorrectView(WriteView):
         data = validated(s.CorrectSerializer, request)
         tournament = tournament_for(pk)
         row = get_object_or_404(tournament.matches, pk=mid)
-        winner = entry_for(tournament, data.pop("winner"))
+        winner = entry_for(tournament, data.pop("winner")) if "winner" in data else None
         row = services.result_correct(
             tournament=tournament, tournament_match=row, user=request.user, winner=winner, **data
         )

@@ -104,14 +104,15 @@ def result_correct(
     tournament: Tournament,
     tournament_match: TournamentMatch,
     user: User,
-    winner: Entry,
+    winner: Entry | None = None,
     score_one: int | None = None,
     score_two: int | None = None,
 ) -> TournamentMatch:
     """The organiser changes the winner (and score) of a finished match. Without a score the
     old one stays, the other way round when the winner changes; a forfeit needs the score the
     match ended with, as it becomes a match played. The score must be one a match of that
-    length could end with, won by ``winner`` (docs/decisions.md D25). In a bracket the
+    length could end with, won by ``winner`` (docs/decisions.md D25); without ``winner`` both
+    scores are needed and the winner follows from them (D106). In a bracket the
     new winner and loser are carried forward; it is refused when a later match they would
     leave has already started (correct that one first). An organiser who plays in the match
     never corrects it: a co-organiser or staff does (docs/decisions.md D39)."""
@@ -119,9 +120,13 @@ def result_correct(
         row = TournamentMatch.objects.select_for_update(no_key=True).get(pk=tournament_match.pk)
         if row.status != MatchStatus.DONE or row.entry_two_id is None:
             raise ConflictError(f"match {row.key} has no result to correct ({row.status})")
-        if winner.pk not in (row.entry_one_id, row.entry_two_id):
-            raise InvalidRequestError(f"entry {winner.pk} does not play in match {row.key}")
         _check_not_a_party(row, user)
+        if winner is None:
+            if score_one is None or score_two is None:
+                raise InvalidRequestError(f"give both final scores of {row.key}")
+            winner = _score_winner(tournament, row, (score_one, score_two))
+        if winner.pk not in (row.entry_one_id, row.entry_two_id):
+            raise InvalidRequestError(f"{_name(winner)} does not play in match {row.key}")
         if row.is_forfeit and score_one is None and score_two is None:
             raise InvalidRequestError(
                 f"match {row.key} was decided by forfeit at {row.score_one}-{row.score_two}: "
@@ -168,23 +173,35 @@ def _check_not_a_party(row: TournamentMatch, user: User) -> None:
         raise NotAllowedError(games_selectors.PARTY_DECIDES)
 
 
-def _check_final_score(
-    tournament: Tournament, row: TournamentMatch, winner: Entry, score: tuple[int, int]
-) -> None:
-    """A corrected score is checked like a final score reported over the board (D25), except
-    against the games counted: a correction overrides them."""
+def _name(entry: Entry) -> str:
+    return entry.player.display_name
+
+
+def _score_winner(tournament: Tournament, row: TournamentMatch, score: tuple[int, int]) -> Entry:
+    """The entry a corrected final score makes the winner; refused, naming the score, when no
+    match of that length ends so. A corrected score is checked like a final score reported over
+    the board (D25), except against the games counted: a correction overrides them."""
     length = row.match.target_score if row.match else row.match_length or tournament.match_length
-    text = f"{score[0]}-{score[1]}"
     try:
         rules = Options.from_json(row.match.options if row.match else tournament.options)
         side = final_score_winner(score, length, options=rules)
     except InvalidScoreError as error:
+        text = f"{score[0]}-{score[1]}"
         raise InvalidRequestError(f"cannot correct {row.key} to {text}: {error}") from error
-    champion = (row.entry_one_id, row.entry_two_id)[side]
-    if champion != winner.pk:
+    champion = (row.entry_one, row.entry_two)[side]
+    assert champion is not None  # a finished match has both players
+    return champion
+
+
+def _check_final_score(
+    tournament: Tournament, row: TournamentMatch, winner: Entry, score: tuple[int, int]
+) -> None:
+    """The corrected score must make ``winner`` the winner; the refusal names the players."""
+    champion = _score_winner(tournament, row, score)
+    if champion.pk != winner.pk:
         raise InvalidRequestError(
-            f"cannot correct {row.key}: the score {text} makes entry {champion} the winner, "
-            f"not entry {winner.pk}"
+            f"cannot correct {row.key}: the score {score[0]}-{score[1]} makes "
+            f"{_name(champion)} the winner, not {_name(winner)}"
         )
 
 
@@ -208,7 +225,7 @@ def _check_correctable(tournament: Tournament, row: TournamentMatch, winner: Ent
     if blocked:
         raise ConflictError(
             f"cannot correct {row.key}: later matches {', '.join(blocked)} have already "
-            "started with the present result; correct or reset those first"
+            "started with the present result; correct those first"
         )
 
 

@@ -3,17 +3,20 @@ Read only; every change goes through the REST API and its services."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Count, Max, Q
+from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from games.models import ResultReport
 from players.models import Club
 from players.selectors import User, may_enter_players, player_for
 from tournaments import selectors
 from tournaments.models import Entry, Tournament
-from tournaments.web import desk_settings
+from tournaments.web import desk_settings, pages
 
 # The desk's tabs, in order: (key, label).
 TABS = [
@@ -33,10 +36,52 @@ def desk_context(tournament: Tournament, *, tab: str | None, user: User) -> dict
         "tab": tab,
         "registration": registration_desk(tournament, user=user),
         "organisers": organisers_desk(tournament, user=user),
+        "waiting": reports_waiting(tournament.pk),
     }
     if tab == "settings":
         context["settings_form"] = desk_settings.settings_form(user=user, tournament=tournament)
     return context
+
+
+def reports_waiting(tournament_id: int) -> int:
+    """How many reported results wait for the desk (pending or disputed): the Results tab's
+    badge."""
+    return ResultReport.objects.filter(
+        match__tournament_match__tournament_id=tournament_id,
+        status__in=[ResultReport.Status.PENDING, ResultReport.Status.DISPUTED],
+    ).count()
+
+
+def desk_version(tournament_id: int) -> dict[str, Any]:
+    """What the open desk follows (static/js/desk.js polls it with If-None-Match when no socket
+    is open, and fetches it on each pushed message): the public page's version (matches drawn,
+    filled, decided, corrected; standings) and the tournament's result reports (a new report,
+    a confirmation, a dispute, an override), with ``waiting``, the Results tab's badge. Its
+    ``etag`` changes whenever one of them does."""
+    try:
+        public = pages.tournament_live_version(pk=tournament_id)
+        seen: tuple[str, str, int] = (public.etag, public.status, public.current_round)
+    except Http404:  # a draft: nobody but its organisers sees it, nothing is played yet
+        seen = ("", Tournament.Status.DRAFT, 0)
+    reports = ResultReport.objects.filter(
+        match__tournament_match__tournament_id=tournament_id
+    ).aggregate(
+        total=Count("id"),
+        waiting=Count(
+            "id",
+            filter=Q(status__in=[ResultReport.Status.PENDING, ResultReport.Status.DISPUTED]),
+        ),
+        disputed=Count("id", filter=Q(status=ResultReport.Status.DISPUTED)),
+        answered=Max("responded_at"),
+    )
+    digest = hashlib.sha256(repr((seen, sorted(reports.items()))).encode()).hexdigest()
+    return {
+        "etag": f'"{digest[:20]}"',
+        "version": digest[:20],
+        "waiting": reports["waiting"],
+        "status": seen[1],
+        "current_round": seen[2],
+    }
 
 
 def organisers_desk(tournament: Tournament, *, user: User) -> dict[str, Any]:

@@ -168,6 +168,8 @@ def results_desk(tournament: Tournament, *, user: User) -> dict[str, Any]:
     open_rounds = [
         {
             "label": sheet["label"],
+            "number": sheet["number"],
+            "stage": sheet["stage"],
             "matches": [
                 {
                     **t,
