@@ -87,7 +87,7 @@ class Desk:
         page.get_by_role("button", name="Check the list").click()
         page.locator("[data-list-preview] table").wait_for()
         self.shot("list-checked")
-        button = page.get_by_role("button", name=f"Enter {len(lines)} players ({new} new)")
+        button = page.get_by_role("button", name=f"Enter the players: {len(lines)}, new: {new}")
         self.click_and_reload(button)
         expect(page.locator("table.desk-entries tbody tr")).to_have_count(len(lines))
 
