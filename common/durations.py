@@ -11,12 +11,14 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.utils import timezone
+from django.utils.html import avoid_wrapping
 from django.utils.translation import ngettext
 
 
 def duration_words(span: timedelta) -> str:
     """The two largest units of ``span`` (days and hours, hours and minutes), or minutes; a
-    span under a minute (or negative) is "0 minutes"."""
+    span under a minute (or negative) is "0 minutes". Each number keeps its unit on its line (a
+    no-break space, as Django's ``timeuntil``)."""
     minutes = max(0, int(span.total_seconds() // 60))
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
@@ -27,7 +29,7 @@ def duration_words(span: timedelta) -> str:
         parts.append(ngettext("%(num)d hour", "%(num)d hours", hours) % {"num": hours})
     if (minutes and not days) or not parts:
         parts.append(ngettext("%(num)d minute", "%(num)d minutes", minutes) % {"num": minutes})
-    return ", ".join(parts)
+    return ", ".join(avoid_wrapping(part) for part in parts)  # "2 days" never split, as Django
 
 
 def until_words(moment: datetime, now: datetime | None = None) -> str:

@@ -35,9 +35,10 @@ from __future__ import annotations
 
 import datetime
 import logging
+import time
 
 from django.conf import settings
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.utils.translation import gettext
 
 from common.errors import ConflictError, NotAllowedError
@@ -73,6 +74,25 @@ def match_time_out(*, match: Match | int) -> Match | None:
     if isinstance(match, Match) and not is_overdue(match, clock.now()):
         return None  # as loaded, not overdue: a read costs no transaction and no lock
     pk = match if isinstance(match, int) else match.pk
+    for attempt in range(1, TIME_OUT_TRIES + 1):
+        try:
+            return _time_out(pk)
+        except OperationalError as error:
+            # Every open page asks at 0:00 at once: where the database answers a concurrent
+            # writer "locked" at once instead of waiting (SQLite's shared cache, the tests'
+            # in-memory database), try again shortly; the first to get in ends the match and
+            # the others find it ended. Inside a caller's transaction nothing can be retried.
+            retry = "locked" in str(error) and not transaction.get_connection().in_atomic_block
+            if not retry or attempt == TIME_OUT_TRIES:
+                raise
+            time.sleep(0.05 * attempt)
+    return None  # not reached: the last try returns or raises
+
+
+TIME_OUT_TRIES = 4  # at most 0.3 s of waiting in all
+
+
+def _time_out(pk: int) -> Match | None:
     with transaction.atomic():
         locked = match_locked(pk)
         if locked is None or not is_overdue(locked, clock.now()):

@@ -72,8 +72,9 @@ class TournamentListCreateView(generics.ListAPIView[Tournament], WriteView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
+    # 409: the bound on a user's open friendly tournaments (docs/decisions.md D57).
     @extend_schema(request=s.TournamentInputSerializer, responses={201: s.TournamentSerializer,
-                   **errors(400, 401)})  # fmt: skip
+                   **errors(400, 401, 409)})  # fmt: skip
     def post(self, request: Request) -> Response:
         data = validated(s.TournamentInputSerializer, request)
         tournament = services.tournament_create(user=request.user, **data)
