@@ -160,34 +160,9 @@ def matches_open_many(
         entry.pk: entry.player
         for entry in Entry.objects.filter(tournament=tournament).select_related("player")
     }
-    organiser = tournament.created_by
     opening = [row for row in rows if opened is None or row.key in opened]
     in_order = sorted(opening, key=lambda row: (row.stage, row.round, row.section, row.index))
-
-    options_of: dict[int, str] = {}  # a round's options, as JSON text to compare
-
-    def rules(row: TournamentMatch) -> tuple[int, str]:
-        if row.round not in options_of:
-            options = rotated_options(tournament, row.round)
-            options_of[row.round] = json.dumps(options, sort_keys=True)
-        return row.match_length or tournament.match_length, options_of[row.round]
-
-    for (length, options), grouped in groupby(in_order, key=rules):
-        same = list(grouped)
-        matches = games_services.matches_create_many(
-            creator=organiser,
-            organiser=organiser,
-            pairs=[_pair(players, row) for row in same],
-            target_score=length,
-            options=json.loads(options),
-            mode=tournament.match_mode,
-            tournament_slot=f"tournament-{tournament.pk}",
-            rated=tournament.rated,
-            clock=tournament.clock,
-            claim_after_hours=tournament.claim_after_hours,
-        )
-        for row, match in zip(same, matches, strict=True):
-            row.match = match
+    games_matches_create(tournament, in_order, players)
     first_status = {}
     for row in rows:
         row.tournament = tournament
@@ -203,6 +178,40 @@ def matches_open_many(
     )
     tournament_changed(tournament_id=tournament.pk, kind="pairing")
     return created
+
+
+def games_matches_create(
+    tournament: Tournament, rows: list[TournamentMatch], players: dict[int, Player]
+) -> None:
+    """Give each of ``rows`` (both players known, in play order; ``players`` by entry id) its
+    games Match, created in one INSERT for each run of rows with the same match length and
+    options (one a round with ``rotate_cycle``): ``matches_create_many``, the rows
+    ``match_create`` stores (docs/decisions.md D58). The rows themselves are not saved."""
+    organiser = tournament.created_by
+    options_of: dict[int, str] = {}  # a round's options, as JSON text to compare
+
+    def rules(row: TournamentMatch) -> tuple[int, str]:
+        if row.round not in options_of:
+            options = rotated_options(tournament, row.round)
+            options_of[row.round] = json.dumps(options, sort_keys=True)
+        return row.match_length or tournament.match_length, options_of[row.round]
+
+    for (length, options), grouped in groupby(rows, key=rules):
+        same = list(grouped)
+        matches = games_services.matches_create_many(
+            creator=organiser,
+            organiser=organiser,
+            pairs=[_pair(players, row) for row in same],
+            target_score=length,
+            options=json.loads(options),
+            mode=tournament.match_mode,
+            tournament_slot=f"tournament-{tournament.pk}",
+            rated=tournament.rated,
+            clock=tournament.clock,
+            claim_after_hours=tournament.claim_after_hours,
+        )
+        for row, match in zip(same, matches, strict=True):
+            row.match = match
 
 
 def _pair(players: dict[int, Player], row: TournamentMatch) -> tuple[Player, Player]:

@@ -5,16 +5,13 @@ use-case of this package (``lifecycle``, ``results``) and are called from nowher
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Iterable
 from datetime import datetime
-from itertools import groupby
 
 from django.db.models import Count, Q
 from django.utils import timezone
 
 from common.errors import ConflictError, InvalidRequestError
-from games import services as games_services
 from games.selectors import User
 from tournaments.draw import brackets, round_robin, swiss
 from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
@@ -24,12 +21,12 @@ from tournaments.services.common import (
     audit,
     audit_bulk,
     check_status,
+    games_matches_create,
     has_started,
     match_open,
     matches_open_many,
     opening_variant,
     organiser_action,
-    rotated_options,
 )
 from tournaments.services.standings import bracket_states, section_standings, standings_enqueue
 
@@ -200,38 +197,10 @@ def _bracket_open(tournament: Tournament, rows: list[TournamentMatch]) -> None:
         entry.pk: entry.player
         for entry in Entry.objects.filter(pk__in=entries).select_related("player")
     }
-    organiser = tournament.created_by
-
-    options_of: dict[int, str] = {}  # a round's options, as JSON text to compare
-
-    def rules(row: TournamentMatch) -> tuple[int, str]:
-        if row.round not in options_of:
-            options = rotated_options(tournament, row.round)
-            options_of[row.round] = json.dumps(options, sort_keys=True)
-        return row.match_length or tournament.match_length, options_of[row.round]
-
-    for (length, options), grouped in groupby(rows, key=rules):
-        same = list(grouped)
-        pairs = []
-        for row in same:
-            assert row.entry_one_id is not None and row.entry_two_id is not None, row.key
-            pairs.append((players[row.entry_one_id], players[row.entry_two_id]))
-        matches = games_services.matches_create_many(
-            creator=organiser,
-            organiser=organiser,
-            pairs=pairs,
-            target_score=length,
-            options=json.loads(options),
-            mode=tournament.match_mode,
-            tournament_slot=f"tournament-{tournament.pk}",
-            rated=tournament.rated,
-            clock=tournament.clock,
-            claim_after_hours=tournament.claim_after_hours,
-        )
-        for row, match in zip(same, matches, strict=True):
-            row.match = match
-            row.status = MatchStatus.READY
-            row.save()
+    games_matches_create(tournament, rows, players)
+    for row in rows:
+        row.status = MatchStatus.READY
+        row.save()
 
 
 def _bracket_settle(tournament: Tournament, stage: str, rounds: set[int]) -> None:
