@@ -98,12 +98,13 @@ def _stage(request: HttpRequest) -> str:
 
 @require_safe
 def round_print(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """A round on paper: its pairings with table numbers on one page, then a result slip for
-    each match to play (``?stage=knockout`` for the knock-out after groups)."""
+    """A round on paper: its pairings with table numbers (and outside a bracket each player's
+    points before the round) on one page, then a result slip for each match to play
+    (``?stage=knockout`` for the knock-out after groups)."""
     if (response := _login_first(request)) is not None:
         return response
     tournament = organised_tournament(request, pk)
-    sheet = web.desk_rounds.round_sheet(tournament, _stage(request), number)
+    sheet = web.desk_rounds.print_sheet(tournament, _stage(request), number)
     if sheet is None:
         raise Http404(f"there is no round {number} to print")
     slips = [t for t in sheet["tables"] if t["status"] == TournamentMatch.Status.READY]

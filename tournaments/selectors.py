@@ -448,6 +448,28 @@ def round_tables(tournament: Tournament, stage: str, number: int) -> dict[str, A
     return {**sheet, "round_names": [str(name) for name in sheet["round_names"]]}
 
 
+def points_before(tournament: Tournament, stage: str, number: int) -> dict[int, float]:
+    """Entry id → the match points it had before round ``number`` of a stage that is no
+    bracket (a Swiss, a league, groups), counted as the standings count them
+    (tournaments.draw.standings): a match won, a forfeit won included, is 1; a bye is worth
+    its ``bye_points`` (else the tournament's), a late entrant's missed round its own (else
+    0). An entry without points yet is left out."""
+    points: dict[int, float] = {}
+    bracket_byes = stage != Stage.MAIN or tournament.is_elimination  # worth no points
+    rows = tournament.matches.filter(stage=stage, round__lt=number).values_list(
+        "status", "entry_one_id", "entry_two_id", "winner_id", "bye_points"
+    )
+    for status, one, two, winner, bye_points in rows:
+        if status == TournamentMatch.Status.DONE and one and two and winner:
+            points[winner] = points.get(winner, 0.0) + 1.0
+        elif status == TournamentMatch.Status.MISSED and one:
+            points[one] = points.get(one, 0.0) + (bye_points or 0.0)
+        elif status == TournamentMatch.Status.BYE and one and not bracket_byes:
+            worth = tournament.bye_points if bye_points is None else bye_points
+            points[one] = points.get(one, 0.0) + worth
+    return points
+
+
 SETTLED_STATUSES = (
     TournamentMatch.Status.DONE,
     TournamentMatch.Status.BYE,

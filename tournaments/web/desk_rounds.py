@@ -78,6 +78,22 @@ def round_sheet(tournament: Tournament, stage: str, number: int) -> dict[str, An
     )
 
 
+def print_sheet(tournament: Tournament, stage: str, number: int) -> dict[str, Any] | None:
+    """A round as its print page shows it (``round_sheet``). Outside a bracket (a Swiss, a
+    league, groups) ``points`` is true and each player has the match points they had before
+    the round (``selectors.points_before``), which the pairings show in a column of their
+    own; in a bracket the players' seeds place them and are shown as such (D122)."""
+    sheet = round_sheet(tournament, stage, number)
+    if sheet is None or sheet["is_bracket"]:
+        return sheet
+    before = selectors.points_before(tournament, stage, number)
+    for table in [*sheet["tables"], *sheet["byes"]]:
+        for player in table["players"]:
+            if player:
+                player["points"] = before.get(player["entry"], 0.0)
+    return {**sheet, "points": True}
+
+
 # --- the Rounds tab ----------------------------------------------------------------------------
 
 
