@@ -62,6 +62,9 @@ def tournament_desk(request: HttpRequest, pk: int) -> HttpResponse:
             stage=_stage(request),
             number=ascii_int(number, max_digits=5),
         )
+        if request.GET.get("fragment") == "rounds":
+            # The Rounds tab alone, as static/js/desk.js swaps it in after a pairing.
+            return render(request, "tournaments/desk/_rounds.html", context)
     elif context["tab"] == "results":
         context["results"] = web.desk_rounds.results_desk(tournament, user=request.user)
         if request.GET.get("fragment") == "results":

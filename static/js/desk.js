@@ -447,4 +447,111 @@
     return new Promise(function (resolve) { window.setTimeout(resolve, DEBOUNCE_MS); }).then(check);
   }) : { connected: function () { return false; } };
   schedule();
+
+  // --- the Rounds tab's "Pair round N", and a finished match's correction, in place -------
+  //
+  // form[data-pair-rounds] (the Rounds tab) pairs the next Swiss round, then swaps in the
+  // Rounds tab's fragment (its data-fragment-url): the new round's tables and its print link,
+  // which takes the focus. The address stays (no history entry: a page without ?round=
+  // shows the round being played, the new one). A fragment that cannot be fetched falls
+  // back to loading the tab's page with the new round (data-page-url).
+  function pairedRound(form) {
+    return fetch(form.dataset.fragmentUrl, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        desk.innerHTML = html;
+        var link = desk.querySelector("section.desk-round a[data-print-link]");
+        if (link) link.focus();
+        desk.dispatchEvent(new CustomEvent("desk:updated", { bubbles: true }));
+      })
+      .catch(function () { window.location.assign(form.dataset.pageUrl); });
+  }
+
+  document.addEventListener("desk:done", function (event) {
+    var form = event.detail.source;
+    if (!form.matches || !form.matches("form[data-pair-rounds]") || !desk.contains(form)) return;
+    pairedRound(form);
+  });
+
+  // A correction of a finished match (.desk-finished form[data-correct]) shows the corrected
+  // score in its row at once, then the Results tab's fragment comes in (refresh: the bracket's
+  // next matches, a row just saved above that showed the old score gone); the row says
+  // "corrected" for UNDO_MS and keeps the focus on its "Correct…". A refusal stays in the form.
+  var corrected = {}; // match key -> until when its row says "corrected"
+  var correctedFocus = null;
+
+  function finishedRow(key) {
+    return desk.querySelector('.desk-finished li.desk-match[data-key="' + key + '"]');
+  }
+
+  function markCorrected() {
+    var section = desk.querySelector(".desk-finished");
+    var now = Date.now();
+    Object.keys(corrected).forEach(function (key) {
+      var row = finishedRow(key);
+      if (corrected[key] <= now) {
+        delete corrected[key];
+        if (row) row.querySelectorAll("[data-corrected-note]").forEach(function (n) { n.remove(); });
+        return;
+      }
+      if (!row || row.querySelector("[data-corrected-note]")) return;
+      var note = document.createElement("span");
+      note.className = "small muted";
+      note.setAttribute("data-corrected-note", "");
+      note.textContent = " \u00b7 " + (section ? section.dataset.corrected : "");
+      row.querySelector(".desk-names").appendChild(note);
+    });
+  }
+
+  // The focus, which the swap took from the corrected row's "Correct…", goes back there.
+  function focusCorrected() {
+    var key = correctedFocus;
+    correctedFocus = null;
+    var active = document.activeElement;
+    if (!key || (active && active !== document.body && desk.contains(active))) return;
+    var row = finishedRow(key);
+    var summary = row && row.querySelector("summary");
+    if (summary) summary.focus();
+  }
+
+  function showCorrection(row, form) {
+    var one = parseInt(form.elements.score_one.value, 10);
+    var two = parseInt(form.elements.score_two.value, 10);
+    var final = row.querySelector(".desk-final");
+    if (final) final.textContent = one + "\u2013" + two;
+    var names = row.querySelectorAll(".desk-names > span:not([data-corrected-note]):not(.badge)");
+    if (names.length >= 2) {
+      names[0].classList.toggle("winner", one > two);
+      names[1].classList.toggle("winner", two > one);
+    }
+  }
+
+  document.addEventListener("desk:done", function (event) {
+    var form = event.detail.source;
+    if (!form.matches || !form.matches(".desk-finished form[data-correct]") || !desk.contains(form)) return;
+    var row = rowOf(form);
+    var key = row.dataset.key;
+    var details = form.closest("details");
+    if (details) details.open = false;
+    showCorrection(row, form);
+    if (pinned[key]) { // saved above moments ago: its line shows the old score
+      pinned[key].remove();
+      delete pinned[key];
+    }
+    corrected[key] = Date.now() + UNDO_MS;
+    markCorrected();
+    var summary = details && details.querySelector("summary");
+    if (summary) summary.focus();
+    correctedFocus = key;
+    window.setTimeout(markCorrected, UNDO_MS + 50);
+    refresh();
+  });
+
+  desk.addEventListener("desk:updated", function () {
+    markCorrected();
+    focusCorrected();
+  });
 })();
