@@ -7,6 +7,7 @@ before the round, and a bracket's shows seeds as seeds (docs/decisions.md D122, 
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -152,9 +153,11 @@ def test_pairing_on_the_rounds_tab_shows_the_new_round_without_a_page_load(
     page.evaluate("window.deskMarker = 1")
     navigations = Navigations(page)
 
+    clicked = time.monotonic()
     page.get_by_role("button", name="Pair round 2").click()
     round_two = page.locator('section.desk-round[data-round="2"]')
     expect(round_two.locator(".desk-table")).to_have_count(2)
+    print(f"paired: round 2's tables shown {time.monotonic() - clicked:.2f} s after the click")
     top = row(swiss, "R2-1")
     expect(round_two.locator('.desk-table[data-key="R2-1"]')).to_contain_text(
         top.entry_one.player.display_name, use_inner_text=True
@@ -212,8 +215,10 @@ def test_a_correction_updates_its_row_in_place_and_refusals_show_there(live_serv
 
     form.locator('input[name="score_one"]').fill("1")
     form.locator('input[name="score_two"]').fill("3")
+    clicked = time.monotonic()
     form.get_by_role("button", name="Save the correction").click()
     expect(item.locator(".desk-final")).to_have_text("1–3", use_inner_text=True)
+    print(f"corrected: the row shows 1–3 {time.monotonic() - clicked:.2f} s after the click")
     expect(item.locator(".desk-names .winner")).to_have_text(two, use_inner_text=True)
     expect(item.locator("[data-corrected-note]")).to_contain_text("corrected", use_inner_text=True)
     expect(item.locator("details")).not_to_have_attribute("open", "")
