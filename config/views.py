@@ -36,6 +36,7 @@ from rest_framework.throttling import BaseThrottle
 
 from common.api.exceptions import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, request_limit_error
 from config import login_limits
+from tournaments.web.your_matches import landing_url
 
 LOGIN_REFUSED = "Too many failed log-in attempts from this address or for this account."
 
@@ -95,7 +96,11 @@ class TokenView(ObtainAuthToken):
 
 class LoginView(auth_views.LoginView):
     """The web log-in form; past the failed-login limits it answers 429 with Retry-After and
-    says so on the form."""
+    says so on the form. Without a ``next``, an organiser lands on the tournaments list and
+    everyone else on the home page (tournaments.web.your_matches.landing_url, D117)."""
+
+    def get_default_redirect_url(self) -> str:
+        return landing_url(self.request.user)
 
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         seconds = login_limits.refused_for(self.request)
