@@ -20,6 +20,7 @@ from django.http import (
 )
 from django.shortcuts import render
 from django.template import loader
+from django.urls import reverse
 from django.views import defaults
 from django.views.decorators.http import require_safe
 from drf_spectacular.types import OpenApiTypes
@@ -99,7 +100,12 @@ class LoginView(auth_views.LoginView):
     says so on the form. Without a ``next``, an organiser lands on the tournaments list and
     everyone else on the home page (tournaments.web.your_matches.landing_url, D117)."""
 
-    def get_default_redirect_url(self) -> str:
+    def get_success_url(self) -> str:
+        """The ``next`` asked for, but for the home page, which the header's "Log in" names
+        from the home page itself: there the user's own landing is what they want."""
+        url = self.get_redirect_url()
+        if url and url != reverse("web:home"):
+            return url
         return landing_url(self.request.user)
 
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:

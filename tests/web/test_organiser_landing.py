@@ -38,6 +38,10 @@ def test_an_organiser_lands_on_your_tournaments_unless_next_says_otherwise():
     page = client.get(landed).content.decode()
     assert 'id="run-by-me"' in page and "Your tournaments" in page and "Friday Cup" in page
     assert log_in("club-organiser", "/lobby/")[1] == "/lobby/"
+    # The header's "Log in" on the home page names the home page: the landing still applies.
+    home = Client().get(HOME).content.decode()
+    assert f'href="{LOGIN}?next=/"' in home
+    assert log_in("club-organiser", HOME)[1] == TOURNAMENTS
 
 
 def test_a_co_organiser_and_a_trusted_organiser_without_a_tournament_land_there_too():
@@ -51,6 +55,7 @@ def test_a_co_organiser_and_a_trusted_organiser_without_a_tournament_land_there_
 
 def test_a_player_and_a_past_organiser_land_on_the_home_page(alice):
     assert log_in("alice")[1] == HOME
+    assert log_in("alice", HOME)[1] == HOME
     retired = UserFactory(username="retired")
     TournamentFactory(created_by=retired, status=Tournament.Status.FINISHED)
     assert log_in("retired")[1] == HOME
