@@ -145,6 +145,8 @@ def test_two_new_players_meet_in_the_lobby_and_play_on_the_board(pushed, new_pag
     phone.screenshot(path=str(artifacts / "board-boris-turn-phone.png"))  # what he sees first
     play_a_turn(phone, tap=True)
     expect(desktop.locator("#play-panel")).to_contain_text("Your turn")  # pushed to Ana
+    expect(badge).to_have_text("1")  # her turn again, on her badge too
+    expect(phone.locator("[data-awaiting-badge]")).to_be_hidden()  # nothing waits for Boris
     desktop.screenshot(path=str(artifacts / "board-ana-turn-again.png"), full_page=True)
     phone.screenshot(path=str(artifacts / "board-boris-played-phone.png"), full_page=True)
 
