@@ -20,6 +20,7 @@ from django.http import (
 )
 from django.shortcuts import render
 from django.template import loader
+from django.urls import reverse
 from django.views import defaults
 from django.views.decorators.http import require_safe
 from drf_spectacular.types import OpenApiTypes
@@ -36,6 +37,7 @@ from rest_framework.throttling import BaseThrottle
 
 from common.api.exceptions import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, request_limit_error
 from config import login_limits
+from tournaments.web.your_matches import landing_url
 
 LOGIN_REFUSED = "Too many failed log-in attempts from this address or for this account."
 
@@ -95,7 +97,16 @@ class TokenView(ObtainAuthToken):
 
 class LoginView(auth_views.LoginView):
     """The web log-in form; past the failed-login limits it answers 429 with Retry-After and
-    says so on the form."""
+    says so on the form. Without a ``next``, an organiser lands on the tournaments list and
+    everyone else on the home page (tournaments.web.your_matches.landing_url, D117)."""
+
+    def get_success_url(self) -> str:
+        """The ``next`` asked for, but for the home page, which the header's "Log in" names
+        from the home page itself: there the user's own landing is what they want."""
+        url = self.get_redirect_url()
+        if url and url != reverse("web:home"):
+            return url
+        return landing_url(self.request.user)
 
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         seconds = login_limits.refused_for(self.request)

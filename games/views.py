@@ -80,6 +80,8 @@ def match_state(request: HttpRequest, pk: int) -> JsonResponse:
     return response
 
 
+# Reports that wait for a confirmation or the organiser's decision (games.services.results).
+OPEN_REPORTS = (ResultReport.Status.PENDING, ResultReport.Status.DISPUTED)
 PLAYER_MATCHES_PAGE = 50  # a player's page lists their matches newest first, 50 a page
 PLAYER_PAGES = 1000  # ?page= beyond this is the last one read
 
@@ -127,7 +129,14 @@ def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
         "clock": _clock(match),
         "claim": _claim(match, you),
         "reports": _reports(match, request.user, you),
-        "can_report": _can_report(match, request.user, you),
+    }
+    # A result waiting for its confirmation (or the organiser's decision) closes the forms: the
+    # service refuses another report until it is settled, so the page says what happens next.
+    reports = context["reports"]
+    waiting = next((row for row in reports if row["report"].status in OPEN_REPORTS), None)
+    context |= {
+        "report_waiting": _report_waiting(waiting, match, you) if waiting else None,
+        "can_report": waiting is None and _can_report(match, request.user, you),
         "report_choices": [
             {"value": f"{kind}:{points}", "kind": kind, "points": points}
             for kind, points in web_selectors.match_report_choices(match)
@@ -428,6 +437,27 @@ def _reports(match: Match, user: User, you: Player | None) -> list[dict[str, Any
         )
         rows.append({"report": report, "can_answer": can_answer})
     return rows
+
+
+def _report_waiting(row: dict[str, Any], match: Match, you: Player | None) -> dict[str, Any]:
+    """The open report and what happens next, as ``you`` see it: "answer" (yours to confirm
+    or dispute), "reported" (yours, waiting for the opponent or the organiser), "disputed"
+    (the organiser decides) or "pending" (waiting for the players: an organiser's view)."""
+    report: ResultReport = row["report"]
+    players = (match.player_one, match.player_two)
+    party = you is not None and you.pk in (match.player_one_id, match.player_two_id)
+    opponent = None
+    if party and you is not None:
+        opponent = players[1] if you.pk == match.player_one_id else players[0]
+    if report.status == ResultReport.Status.DISPUTED:
+        state = "disputed"
+    elif row["can_answer"]:
+        state = "answer"
+    elif party:
+        state = "reported"
+    else:
+        state = "pending"
+    return {"report": report, "state": state, "opponent": opponent}
 
 
 def _can_report(match: Match, user: User, you: Player | None) -> bool:

@@ -74,6 +74,19 @@ def open_friendly_count(user: User) -> int:
     )
 
 
+def runs_tournaments(user: User) -> bool:
+    """Whether ``user`` is an organiser: one of the club organisers staff gave the permission
+    "tournaments.run_rated_tournament" (directly or through a group), or the creator or a
+    co-organiser of a tournament that has not finished (where they land after logging in,
+    docs/decisions.md D117)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.has_perm("tournaments.run_rated_tournament"):
+        return True
+    organised = Q(created_by=user.pk) | Q(organisers=user.pk)
+    return Tournament.objects.filter(organised).exclude(status=Tournament.Status.FINISHED).exists()
+
+
 def is_organiser(user: User, tournament: Tournament) -> bool:
     if not getattr(user, "is_authenticated", False):
         return False

@@ -85,10 +85,13 @@ def test_over_the_board_result_is_reported_and_confirmed_in_the_browser(
     opponent, console_two = new_page()
     log_in(opponent, live_server.url, "bob", path)
 
+    reporter.click("#results [data-game-reports] summary")  # the final score comes first
     reporter.select_option("#report-form select[name=winner]", str(alice.pk))
     reporter.select_option("#report-form select[name=result]", "mars:2")
     reporter.click("#report-form button[type=submit]")
     reporter.wait_for_selector("#results li[data-report]")
+    expect(reporter.locator('#results [data-report-next="reported"]')).to_be_visible()
+    expect(reporter.locator("#results form")).to_have_count(0)  # closed once reported
 
     opponent.wait_for_selector("[data-action=confirm]")  # arrives by polling
     opponent.click("[data-action=confirm]")

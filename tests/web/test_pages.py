@@ -115,6 +115,58 @@ def test_over_the_board_match_offers_report_and_confirm(alice, bob):
     assert logged_in(alice).get(match_url(match)).context["reports"][0]["can_answer"] is False
 
 
+def test_an_over_the_board_match_asks_for_the_final_score_first_and_draws_no_empty_board(
+    alice, bob
+):
+    """Issue 22 §2: clubs report final scores; the game-by-game record is behind a disclosure."""
+    match = MatchFactory(player_one=alice, player_two=bob)
+    html = logged_in(alice).get(match_url(match)).content.decode()
+    final, games = html.index('id="match-report-form"'), html.index("data-game-reports")
+    assert final < games < html.index('id="report-form"')
+    assert "The final score of the match (to 5):" in html
+    details = html[games : html.index(">", games)]
+    assert " open" not in details  # closed: the final score is what a club reports
+    assert 'class="primary">Report the match score' in html
+    for empty in ("board-card", "No game has been played yet.", "data-board"):
+        assert empty not in html
+    watched = Client().get(match_url(match)).content.decode()
+    assert "the result shows here once it is reported" in watched
+    assert "board-card" not in watched and "match-report-form" not in watched
+
+
+def test_the_result_forms_close_once_reported_and_say_what_happens_next(alice, bob):
+    match = MatchFactory(player_one=alice, player_two=bob)
+    report = services.result_report(
+        match=match, user=alice.user, scope="match", score_one=5, score_two=2
+    )
+    mine = logged_in(alice).get(match_url(match))
+    theirs = logged_in(bob).get(match_url(match))
+    for page in (mine, theirs):
+        html = page.content.decode()
+        assert not page.context["can_report"] and "report-form" not in html
+        assert "data-game-reports" not in html and "board-card" not in html
+    assert 'data-report-next="reported"' in mine.content.decode()
+    assert "It counts once Bob confirms it" in mine.content.decode()
+    assert 'data-report-next="answer"' in theirs.content.decode()
+    assert 'data-action="confirm"' in theirs.content.decode()
+    services.result_dispute(report=report, user=bob.user, reason="5-3")
+    for player in (alice, bob):
+        html = logged_in(player).get(match_url(match)).content.decode()
+        assert 'data-report-next="disputed"' in html and "report-form" not in html
+
+
+def test_game_by_game_the_form_comes_back_open_for_the_next_game(alice, bob):
+    match = MatchFactory(player_one=alice, player_two=bob)
+    report = services.result_report(match=match, user=alice.user, winner=alice, points=1)
+    assert 'data-report-next="reported"' in logged_in(alice).get(match_url(match)).content.decode()
+    services.result_confirm(report=report, user=bob.user)
+    page = logged_in(alice).get(match_url(match))
+    html = page.content.decode()
+    assert page.context["can_report"] and page.context["report_waiting"] is None
+    assert "data-game-reports open" in html and 'id="report-form"' in html
+    assert html.index('id="match-report-form"') < html.index('id="report-form"')
+
+
 def test_over_the_board_game_without_a_record_shows_its_result_not_a_board(alice, bob):
     match = MatchFactory(player_one=alice, player_two=bob)
     report = services.result_report(match=match, user=alice.user, winner=alice, points=2)

@@ -9,11 +9,13 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
+from django.urls import reverse
 
 from games import clock, lobby
 from games.models import Match
 from games.selectors import User, match_clock, player_for
 from players.models import Player
+from tournaments import selectors
 from tournaments.models import TournamentMatch
 from tournaments.web.places import row_place
 
@@ -35,6 +37,20 @@ def your_matches(user: User) -> dict[str, Any]:
             "next_tournament_match": next_tournament_match(player),
         }
     }
+
+
+def landing_url(user: User) -> str:
+    """Where ``user`` lands after logging in without a ``next`` (docs/decisions.md D117): an
+    organiser (tournaments.selectors.runs_tournaments) on the tournaments list, which starts
+    with "Your tournaments", unless something waits for them as a player (their turn, a result
+    to confirm, a challenge to answer): then, as everyone else, on the home page, which starts
+    with "Your matches"."""
+    home = reverse("web:home")
+    if not selectors.runs_tournaments(user):
+        return home
+    if player_for(user) is not None and lobby.awaiting_for(user)[1]:
+        return home
+    return reverse("tournaments_web:index")
 
 
 def next_tournament_match(player: Player) -> dict[str, Any] | None:
