@@ -97,14 +97,16 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def account(request: HttpRequest) -> HttpResponse:
-    """The signed-in user's account: display name, club and e-mail address; links to change
-    the password and to the player's page."""
+    """The signed-in user's account: display name, club and e-mail address, the e-mail
+    switches of the notifications; links to change the password, to the notifications and to
+    the player's page."""
     user = request.user
     assert isinstance(user, AuthUser)
     player = selectors.player_for(user)
     initial: dict[str, Any] = {"email": user.email}
     if player is not None:
         initial |= {"display_name": player.display_name, "club": player.club}
+        initial |= {name: getattr(player, name) for name in services.EMAIL_SWITCHES}
     form = AccountForm(request.POST or None, initial=initial, with_player=player is not None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -114,6 +116,9 @@ def account(request: HttpRequest) -> HttpResponse:
                 email=data["email"],
                 display_name=data.get("display_name"),
                 club=data.get("club"),
+                email_switches={
+                    name: data[name] for name in services.EMAIL_SWITCHES if name in data
+                },
             )
         except InvalidRequestError:
             form.add_error("display_name", _("The display name is empty."))

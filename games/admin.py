@@ -1,5 +1,6 @@
 """Admin registrations for matches, games, turns, result reports (turns are read-only), the
-rating history (read-only: the ratings service computes it) and the lobby's open challenges."""
+rating history (read-only: the ratings service computes it), the lobby's open challenges and
+the notifications (read-only: the services make them)."""
 
 from django.contrib import admin
 from django.db.models.constants import LOOKUP_SEP
@@ -7,7 +8,15 @@ from django.http import HttpRequest
 from django.utils.translation import gettext, gettext_lazy
 
 from common.admin import ReadOnlyAdmin, RoundedRatings
-from games.models import Game, Match, OpenChallenge, RatingHistory, ResultReport, Turn
+from games.models import (
+    Game,
+    Match,
+    Notification,
+    OpenChallenge,
+    RatingHistory,
+    ResultReport,
+    Turn,
+)
 
 
 @admin.register(Match)
@@ -82,3 +91,11 @@ class OpenChallengeAdmin(admin.ModelAdmin[OpenChallenge]):
     list_display = ["id", "created_by", "target_score", "rated", "status", "created_at"]
     list_filter = ["status", "rated"]
     raw_id_fields = ["created_by", "taken_by", "match"]
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin[Notification]):
+    list_display = ["id", "recipient", "kind", "match", "created_at", "read_at", "emailed_at"]
+    list_filter = ["kind"]
+    search_fields = ["recipient__username"]
+    list_select_related = ["recipient", "match__player_one", "match__player_two"]

@@ -19,7 +19,7 @@ from django.http import Http404
 
 from common.push import HANDLER
 from common.sockets import LiveConsumer
-from games import lobby, web_selectors
+from games import lobby, selectors, web_selectors
 from games.push import match_group
 
 
@@ -48,7 +48,8 @@ class AwaitingConsumer(LiveConsumer):
         if not user.is_authenticated or user.pk != pk:
             raise Http404
         _items, count = lobby.awaiting_for(user)
-        return {"version": f"awaiting-{count}", "awaiting": count}
+        unread = selectors.notifications_unread_count(user)
+        return {"version": f"awaiting-{count}-{unread}", "awaiting": count, "unread": unread}
 
     async def connect(self) -> None:
         await super().connect()

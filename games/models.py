@@ -507,3 +507,67 @@ class OpenChallenge(models.Model):
             if replace(options, match_length=rules.match_length) == rules:
                 return name
         return ""
+
+
+class Notification(models.Model):
+    """Something a user is told about one of their matches: a match ready for them, a result
+    awaiting their confirmation, a challenge to answer. Made by the games services where the
+    event happens, in its transaction, at most once an event (``notifications_add`` in
+    games/services/_steps.py: the two unique constraints), listed on ``/notifications/`` and
+    ``GET /api/v1/notifications/``; the first two kinds are also e-mailed, when the account
+    has an address and its player's switch is on (docs/decisions.md D115, D116).
+
+    The recipient is the account, not the player: only an account can read it, and an account
+    detached from its player keeps what it was told."""
+
+    class Kind(models.TextChoices):
+        MATCH_READY = "match_ready"
+        RESULT_TO_CONFIRM = "result_to_confirm"
+        CHALLENGE_RECEIVED = "challenge_received"
+
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=24, choices=Kind.choices)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    report = models.ForeignKey(
+        ResultReport,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="kind result_to_confirm: the report to confirm",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    emailed_at = models.DateTimeField(
+        null=True, blank=True, help_text="when its e-mail went out (sent once, never again)"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            # A user's list, newest first; and their unread ones (the header's count).
+            models.Index(fields=["recipient", "-created_at", "-id"], name="notification_recipient"),
+            models.Index(
+                fields=["recipient", "-created_at", "-id"],
+                condition=Q(read_at__isnull=True),
+                name="notification_unread",
+            ),
+        ]
+        constraints = [
+            # One event, one notification: a match's (kind) for each recipient, or a report's.
+            models.UniqueConstraint(
+                fields=["recipient", "kind", "match"],
+                condition=Q(report__isnull=True),
+                name="notification_once_a_match",
+            ),
+            models.UniqueConstraint(
+                fields=["recipient", "kind", "report"],
+                condition=Q(report__isnull=False),
+                name="notification_once_a_report",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Notification {self.pk} to {self.recipient_id}: {self.kind} {self.match_id}"

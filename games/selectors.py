@@ -32,7 +32,7 @@ from games.engine.cube import may_double as engine_may_double
 from games.engine.cube import points_before_cube
 from games.exports.events import event_and_round
 from games.exports.jellyfish import GameRecord, MatchRecord, TurnRecord, to_mat
-from games.models import Game, Match, ResultReport, Turn
+from games.models import Game, Match, Notification, ResultReport, Turn
 from games.organisers import organises_elsewhere
 from games.sql import game_with_players as _game_with_players
 
@@ -541,3 +541,24 @@ def _event_and_round(match: Match) -> tuple[str, str]:
     """The event's name and round of a match (a tournament's, named by the app that runs it:
     games.exports.events), else (FRIENDLY_EVENT, "")."""
     return event_and_round(match) or (FRIENDLY_EVENT, "")
+
+
+# --- notifications (docs/decisions.md D115) ---------------------------------------------------
+
+
+def notifications_for(user: User) -> QuerySet[Notification]:
+    """``user``'s own notifications, newest first, each with its match's two players (none for
+    a signed-out user)."""
+    if not getattr(user, "is_authenticated", False):
+        return Notification.objects.none()
+    return Notification.objects.filter(recipient_id=user.pk).select_related(
+        "match__player_one", "match__player_two"
+    )
+
+
+def notifications_unread_count(user: User) -> int:
+    """How many of ``user``'s notifications are unread (the header's count: one index-only
+    count on the partial index ``notification_unread``)."""
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    return Notification.objects.filter(recipient_id=user.pk, read_at__isnull=True).count()

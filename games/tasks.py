@@ -3,6 +3,7 @@
 from common.tasks import shared_task
 from games.services import challenges as challenge_services
 from games.services import clock as clock_services
+from games.services import notifications as notification_services
 from games.services import owed as owed_services
 from games.services import ratings as ratings_services
 
@@ -37,3 +38,12 @@ def clocks_sweep() -> int:
 @shared_task
 def open_challenges_expire() -> int:
     return challenge_services.open_challenges_expire()
+
+
+@shared_task
+def notifications_email(kind: str, match_ids: list[int], report_ids: list[int]) -> int:
+    """Send the e-mail of the new notifications of ``kind`` about ``match_ids`` (a result to
+    confirm: ``report_ids``), queued on commit where they were made."""
+    return notification_services.notifications_email(
+        kind=kind, match_ids=match_ids, report_ids=report_ids
+    )

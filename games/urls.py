@@ -5,7 +5,7 @@ at the site root in the namespace "web" that config/urls.py builds with the home
 from django.urls import URLPattern, path
 
 from games import report_code_views, rules_pages, views
-from games.web import lobby
+from games.web import lobby, notifications
 
 urlpatterns: list[URLPattern] = [
     path("matches/<int:pk>/", views.match_detail, name="match"),
@@ -43,4 +43,11 @@ urlpatterns += [
         name="challenge-decline",
     ),
     path("players/<int:pk>/challenge/", lobby.challenge_player, name="player-challenge"),
+]
+
+# A signed-in user's notifications (games/web/notifications.py).
+urlpatterns += [
+    path("notifications/", notifications.notifications_page, name="notifications"),
+    path("notifications/read/", notifications.notifications_read, name="notifications-read"),
+    path("notifications/<int:pk>/", notifications.notification_open, name="notification-open"),
 ]

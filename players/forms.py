@@ -56,11 +56,20 @@ class AccountForm(forms.Form):
     email = forms.EmailField(
         label=_("E-mail address"),
         required=False,
-        help_text=_("Needed only to reset a forgotten password. Nobody else sees it."),
+        help_text=_(
+            "Needed to reset a forgotten password and for the e-mails below. Nobody else sees it."
+        ),
+    )
+    # The e-mail switches, kept on the player (docs/decisions.md D116).
+    email_match_ready = forms.BooleanField(
+        label=_("E-mail me when a match is ready for me"), required=False
+    )
+    email_result_to_confirm = forms.BooleanField(
+        label=_("E-mail me when a result awaits my confirmation"), required=False
     )
 
     def __init__(self, *args: Any, with_player: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not with_player:
-            del self.fields["display_name"]
-            del self.fields["club"]
+            for name in ("display_name", "club", "email_match_ready", "email_result_to_confirm"):
+                del self.fields[name]

@@ -47,6 +47,10 @@ class Player(models.Model):
     # each log-in (players.signals); "" until then: the browser's language is used.
     # db_default: rows written by older migrations' models get it too.
     language = models.CharField(max_length=10, blank=True, default="", db_default="")
+    # The account's e-mail switches (the account page): a match ready for the player, a result
+    # awaiting their confirmation (games.services.notifications; docs/decisions.md D116).
+    email_match_ready = models.BooleanField(default=True, db_default=True)
+    email_result_to_confirm = models.BooleanField(default=True, db_default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Who entered the player (an organiser through the API, or staff in the admin); null for
     # players from before this was recorded and for those created by a command.

@@ -25,6 +25,8 @@ from players.selectors import User, account
 MAX_BULK_PLAYERS = 200
 CLAIM_CODE_LIFETIME = timedelta(days=14)
 ORGANISERS = f"staff, or users with the permission {selectors.ENTER_PLAYERS_PERMISSION}"
+# The e-mail switches of an account's notifications, fields of its player (account_update).
+EMAIL_SWITCHES = ("email_match_ready", "email_result_to_confirm")
 
 
 @dataclass(frozen=True)
@@ -266,10 +268,21 @@ def account_sign_up(*, sign_up: SignUp, invitation: str = "") -> Player:
 
 
 def account_update(
-    *, user: User, email: str, display_name: str | None = None, club: Club | None = None
+    *,
+    user: User,
+    email: str,
+    display_name: str | None = None,
+    club: Club | None = None,
+    email_switches: dict[str, bool] | None = None,
 ) -> AuthUser:
     """The signed-in user changes their e-mail address and, if they have a player, its display
-    name and club (None: no club)."""
+    name and club (None: no club) and the e-mail switches of its notifications
+    (``email_switches``: ``{"email_match_ready": bool, "email_result_to_confirm": bool}``, any
+    of them; docs/decisions.md D116)."""
+    switches = email_switches or {}
+    unknown = set(switches) - set(EMAIL_SWITCHES)
+    if unknown:
+        raise InvalidRequestError(f"unknown e-mail switches: {sorted(unknown)}")
     me = account(user)
     with transaction.atomic():
         me.email = email.strip()
@@ -282,6 +295,10 @@ def account_update(
             player.display_name = name
             player.club = club
             player.save(update_fields=["display_name", "club"])
+        if player is not None and switches:
+            for field, on in switches.items():
+                setattr(player, field, bool(on))
+            player.save(update_fields=list(switches))
     return me
 
 

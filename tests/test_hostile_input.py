@@ -21,7 +21,7 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from games import services
-from games.models import ResultReport
+from games.models import Notification, ResultReport
 from tests.games.factories import MatchFactory, PlayerFactory, UserFactory
 from tests.tournaments.conftest import Api
 from tests.tournaments.helpers import tournament_running
@@ -113,6 +113,7 @@ def world(django_capture_on_commit_callbacks) -> dict[str, Any]:
     api = Api(staff, django_capture_on_commit_callbacks)
     tournament = tournament_running(api, players, format="swiss")
     challenge = services.open_challenge_post(user=players[2].user)
+    told = Notification.objects.create(recipient=staff, kind="match_ready", match=online)
     client = APIClient()
     client.force_login(staff)
     ids = {
@@ -130,6 +131,7 @@ def world(django_capture_on_commit_callbacks) -> dict[str, Any]:
         "api/v1/challenges": challenge.pk,
         "lobby/challenges": challenge.pk,
         "lobby/matches": online.pk,
+        "notifications": told.pk,
     }
     return {"client": client, "ids": ids}
 

@@ -46,6 +46,9 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # The address players reach the site at, for printed QR codes and invitation links (common/site.py);
 # empty: the address of the request. `make club` sets it to the laptop's network address.
 SITE_URL = os.environ.get("SITE_URL", "")
+# Every wait on the SMTP server bounded (the notifications' e-mails are sent by a task after the
+# commit, but run in the request when Celery runs tasks eagerly: docs/decisions.md D116).
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"

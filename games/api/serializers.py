@@ -17,7 +17,7 @@ from games import clock, selectors
 from games.engine import Outcome
 from games.engine.encode import outcomes_json
 from games.engine.options import MAX_MATCH_LENGTH
-from games.models import Game, Match, OpenChallenge, ResultReport, Turn
+from games.models import Game, Match, Notification, OpenChallenge, ResultReport, Turn
 from players.models import Player
 
 
@@ -729,3 +729,25 @@ class OpenChallengeSerializer(serializers.ModelSerializer[OpenChallenge]):
             "expires_at",
         ]
         read_only_fields = fields
+
+
+class NotificationSerializer(serializers.ModelSerializer[Notification]):
+    """One of the user's notifications (docs/decisions.md D115): what happened (``kind``:
+    match_ready, result_to_confirm, challenge_received), the match it is about, the report to
+    confirm (result_to_confirm), when, and when it was read (null: unread)."""
+
+    match: serializers.PrimaryKeyRelatedField[Match] = serializers.PrimaryKeyRelatedField(
+        read_only=True
+    )
+    report: serializers.PrimaryKeyRelatedField[ResultReport] = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True
+    )
+
+    class Meta:
+        model = Notification
+        fields = ["id", "kind", "match", "report", "created_at", "read_at"]
+        read_only_fields = fields
+
+
+class NotificationsReadSerializer(serializers.Serializer[Any]):
+    marked = serializers.IntegerField(help_text="how many notifications were marked read")

@@ -26,7 +26,7 @@ from games.api.filters import MatchFilter
 from games.api.renderers import JSONLinesRenderer, MatRenderer
 from games.engine import EngineError
 from games.errors import GameNotFoundError
-from games.models import Game, Match, OpenChallenge, ResultReport
+from games.models import Game, Match, Notification, OpenChallenge, ResultReport
 from games.services import clock as clock_services
 from games.services.play import PlayResult
 
@@ -467,3 +467,30 @@ class OpenChallengeWithdrawView(WriteView):
         challenge = get_object_or_404(lobby.challenge_rows(), pk=pk)
         challenge = services.open_challenge_withdraw(challenge=challenge, user=request.user)
         return Response(s.OpenChallengeSerializer(challenge).data)
+
+
+# --- notifications ----------------------------------------------------------------------------
+
+
+class NotificationListView(generics.ListAPIView[Notification]):
+    permission_classes = [IsAuthenticated]
+    serializer_class = s.NotificationSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.notifications_for(self.request.user)
+
+    @extend_schema(responses={200: s.NotificationSerializer(many=True), **errors(401, 403, 404)})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Your notifications, newest first (only your own): a match ready for you, a result
+        awaiting your confirmation, a challenge to answer."""
+        return super().get(request, *args, **kwargs)
+
+
+class NotificationsReadView(WriteView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: s.NotificationsReadSerializer, **errors(401, 403)})
+    def post(self, request: Request) -> Response:
+        """Mark all your notifications read."""
+        marked = services.notifications_read(user=request.user)
+        return Response(s.NotificationsReadSerializer({"marked": marked}).data)

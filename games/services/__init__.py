@@ -24,6 +24,7 @@ from games.services.matches import (
     match_start,
     matches_create_many,
 )
+from games.services.notifications import notifications_email, notifications_read
 from games.services.play import (
     cube_double,
     cube_drop,
@@ -68,6 +69,8 @@ __all__ = [
     "match_start",
     "match_time_out",
     "matches_create_many",
+    "notifications_email",
+    "notifications_read",
     "open_challenge_post",
     "open_challenge_take",
     "open_challenge_withdraw",

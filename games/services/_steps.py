@@ -21,7 +21,7 @@ nothing at all for a match without a clock.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import partial
 
 from django.conf import settings
@@ -43,11 +43,11 @@ from games.engine import (
 )
 from games.engine.cube import points_scored
 from games.engine.match import is_stuck, match_winner
-from games.models import Game, Match, Turn
+from games.models import Game, Match, Notification, ResultReport, Turn
 from games.records import Replay
 from games.selectors import User
 from games.selectors import legal_plays_for as legal_plays  # the engine's, remembered
-from games.services.owed import task_named, task_publish
+from games.services.owed import task_enqueue_on_commit, task_named, task_publish
 from games.services.ratings import ratings_enqueue
 from games.signals import match_finished
 from games.sql import fields_update, turn_insert
@@ -411,3 +411,76 @@ def _player_id(match: Match, side: str) -> int:
 
 def _bank(match: Match, side: str) -> int:
     return int(match.clock_one_ms if side == Side.PLAYER_ONE else match.clock_two_ms)
+
+
+# --- notifications (docs/decisions.md D115, D116) ---------------------------------------------
+
+NOTIFICATIONS_EMAIL_TASK = "games.tasks.notifications_email"
+EMAILED_KINDS = (Notification.Kind.MATCH_READY, Notification.Kind.RESULT_TO_CONFIRM)
+# (the recipient's user id, or None for a player without an account; match id; report id)
+NotificationKey = tuple[int | None, int, int | None]
+
+
+def notifications_add(kind: str, keys: Iterable[NotificationKey]) -> None:
+    """Store a notification of ``kind`` for each (recipient, match, report) of ``keys`` that
+    has none yet (a player without an account is skipped): one event, one notification, even
+    when a write repeats the event. One INSERT whatever their number, which skips the rows the
+    unique constraints refuse (stored before, or by a concurrent write of the same event),
+    without failing the caller's write. The e-mail of the kinds that send one goes out by the
+    task ``notifications_email``, queued on commit. Nothing more is pushed: the event's own
+    push (a match created, a report saved) reaches the recipient's badge socket, which asks
+    the unread count too (a draw's, in bulk, shows at the next ping)."""
+    wanted = {(user_id, match, report) for user_id, match, report in keys if user_id is not None}
+    if not wanted:
+        return
+    rows = [
+        Notification(recipient_id=user_id, kind=kind, match_id=match_id, report_id=report_id)
+        for user_id, match_id, report_id in sorted(wanted, key=_in_order)
+    ]
+    Notification.objects.bulk_create(rows, ignore_conflicts=True)
+    if kind in EMAILED_KINDS:
+        matches = sorted({match_id for _user, match_id, _report in wanted})
+        reports = sorted({report for _user, _match, report in wanted if report is not None})
+        task_enqueue_on_commit(NOTIFICATIONS_EMAIL_TASK, kind, matches, reports)
+
+
+def _in_order(key: tuple[int, int, int | None]) -> tuple[int, int, int]:
+    """Notifications inserted in the order of their matches (and reports)."""
+    user_id, match_id, report_id = key
+    return (match_id, report_id or 0, user_id)
+
+
+def match_ready_notify(matches: Sequence[Match], *, but: int | None = None) -> None:
+    """Tell the players of ``matches`` (with an account) that their match is ready for them:
+    a tournament match opened, a challenge accepted or taken. ``but``: the user whose own act
+    opened it, who is told nothing."""
+    notifications_add(
+        Notification.Kind.MATCH_READY,
+        [
+            (player.user_id, match.pk, None)
+            for match in matches
+            for player in match.players
+            if player.user_id is None or player.user_id != but
+        ],
+    )
+
+
+def result_to_confirm_notify(report: ResultReport, reporter_player_id: int | None) -> None:
+    """Tell the opponent of the player who reported ``report`` that it awaits their
+    confirmation (nothing for an organiser's report, which counts at once)."""
+    match = report.match
+    if reporter_player_id not in (match.player_one_id, match.player_two_id):
+        return
+    opponent_id = (
+        match.player_two_id if reporter_player_id == match.player_one_id else match.player_one_id
+    )
+    user_id = Player.objects.filter(pk=opponent_id).values_list("user_id", flat=True).first()
+    notifications_add(Notification.Kind.RESULT_TO_CONFIRM, [(user_id, match.pk, report.pk)])
+
+
+def notifications_settle(*, match_id: int, kind: str, report_id: int | None = None) -> None:
+    """Mark read what was told of an event now dealt with (a report answered, a challenge
+    answered), so the unread count shows only what still waits."""
+    Notification.objects.filter(
+        match_id=match_id, kind=kind, report_id=report_id, read_at__isnull=True
+    ).update(read_at=timezone.now())

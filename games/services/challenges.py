@@ -94,6 +94,7 @@ def open_challenge_take(*, challenge: OpenChallenge | int, user: User) -> Match:
             clock=locked.clock or None,
             rated=locked.rated,
             start=True,
+            opened_by=user,
         )
         match.accepted_at = clock.now()
         match.save(update_fields=["accepted_at", "updated_at"])

@@ -18,7 +18,7 @@ from common.errors import ConflictError, InvalidRequestError, NotAllowedError
 from games import selectors
 from games.clock import CLAIM_AFTER_HOURS, ClockSettings, ClockSettingsError
 from games.engine import Options
-from games.models import Match
+from games.models import Match, Notification
 from games.selectors import User
 from games.services._steps import (
     check_decider,
@@ -26,6 +26,9 @@ from games.services._steps import (
     games_abandon,
     match_end_early,
     match_locked,
+    match_ready_notify,
+    notifications_add,
+    notifications_settle,
 )
 from games.services.ratings import ratings_enqueue
 from players.models import Player
@@ -48,6 +51,7 @@ def match_create(
     invitation: bool = False,
     clock: dict[str, Any] | None = None,
     claim_after_hours: int | None = None,
+    opened_by: User | None = None,
 ) -> Match:
     """Create a match as ``creator``, who is recorded as the one who entered it. The caller
     has decided that ``creator`` may (``match_propose`` for a user of the API, the tournament
@@ -61,6 +65,10 @@ def match_create(
     matches only) gives each player a bank of its per-point seconds times the match length;
     without one, ``claim_after_hours`` (default 72) of the opponent's inactivity let the waiting
     player claim the match (games/services/clock.py).
+
+    Its players with an account but the one whose act opened it (``opened_by``, default
+    ``creator``: the taker of an open challenge opens the poster's match) are told that it is
+    ready for them (a notification, and its e-mail: docs/decisions.md D115).
     """
     match = _match_new(
         creator=creator,
@@ -80,6 +88,7 @@ def match_create(
         match.save(force_insert=True)
         if not invitation:
             _open(match, start=start)
+            match_ready_notify([match], but=(opened_by or creator).pk)
     return match
 
 
@@ -101,7 +110,9 @@ def matches_create_many(
     reports. ``organiser`` organises every match, even one that it plays in (the tournament
     services: the tournament's creator); without it, as ``match_create``. The rows are
     inserted in bulk, so no ``post_save`` is sent: nothing is pushed for them (nobody follows a
-    match that did not exist; the caller tells the listeners of what it belongs to)."""
+    match that did not exist; the caller tells the listeners of what it belongs to). Their
+    players (but ``creator``) are told that the match is ready for them: a notification, and
+    its e-mail (docs/decisions.md D115)."""
     rules = _rules(options, target_score)
     options_json = rules.to_json()
     matches = []
@@ -123,7 +134,10 @@ def matches_create_many(
         if mode == Match.Mode.OVER_THE_BOARD:
             match.status = Match.Status.IN_PROGRESS  # as _open leaves it
         matches.append(match)
-    return Match.objects.bulk_create(matches)
+    with transaction.atomic(savepoint=False):  # in the caller's, as a tournament's draw
+        created = Match.objects.bulk_create(matches)
+        match_ready_notify(created, but=creator.pk)
+    return created
 
 
 def _rules(options: dict[str, Any] | None, target_score: int | None) -> Options:
@@ -260,7 +274,11 @@ def match_propose(
         )
     with transaction.atomic():
         _check_pending_challenges(user, player, opponent)
-        return create(invitation=True)
+        match = create(invitation=True)
+        notifications_add(
+            Notification.Kind.CHALLENGE_RECEIVED, [(opponent.user_id, match.pk, None)]
+        )
+    return match
 
 
 def _check_pending_challenges(user: User, player: Player, opponent: Player) -> None:
@@ -309,6 +327,8 @@ def match_accept(*, match: Match, user: User) -> Match:
         match.status = Match.Status.SCHEDULED
         match.save(update_fields=["rated", "accepted_at", "status", "updated_at"])
         _open(match, start=True)
+        notifications_settle(match_id=match.pk, kind=Notification.Kind.CHALLENGE_RECEIVED)
+        match_ready_notify([match], but=user.pk)
     match.refresh_from_db()
     return match
 
@@ -330,6 +350,7 @@ def match_decline(*, match: Match, user: User) -> Match:
             )
         match.status = Match.Status.DECLINED
         match.save(update_fields=["status", "updated_at"])
+        notifications_settle(match_id=match.pk, kind=Notification.Kind.CHALLENGE_RECEIVED)
     return match
 
 

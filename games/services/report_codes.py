@@ -17,10 +17,14 @@ from django.utils import timezone
 from common.errors import ConflictError, GameServiceError, InvalidRequestError, NotAllowedError
 from games import selectors
 from games.engine import InvalidScoreError, Options, final_score_winner
-from games.models import Match, MatchReportCode, ResultReport
+from games.models import Match, MatchReportCode, Notification, ResultReport
 from games.report_codes import code_new, code_open, reporting_player_id
 from games.selectors import User
-from games.services._steps import match_finished_announce
+from games.services._steps import (
+    match_finished_announce,
+    notifications_settle,
+    result_to_confirm_notify,
+)
 from players.models import Player
 
 OPEN = (ResultReport.Status.PENDING, ResultReport.Status.DISPUTED)
@@ -98,7 +102,7 @@ def result_report_by_code(*, code: str, score_one: int, score_two: int) -> Resul
         if match.reports.filter(status__in=OPEN).exists():
             raise ConflictError("a reported result is still waiting for confirmation")
         winner = _winner(match, score_one, score_two)
-        return ResultReport.objects.create(
+        report = ResultReport.objects.create(
             match=match,
             reported_with=slip,
             scope=ResultReport.Scope.MATCH,
@@ -106,6 +110,8 @@ def result_report_by_code(*, code: str, score_one: int, score_two: int) -> Resul
             score_one=score_one,
             score_two=score_two,
         )
+        result_to_confirm_notify(report, slip.player_id)
+        return report
 
 
 def result_confirm_by_code(*, code: str, report_id: int) -> ResultReport:
@@ -197,3 +203,6 @@ def _respond(report: ResultReport, slip: MatchReportCode, status: str) -> None:
     report.responded_by = None
     report.responded_at = timezone.now()
     report.save()
+    notifications_settle(
+        match_id=report.match_id, kind=Notification.Kind.RESULT_TO_CONFIRM, report_id=report.pk
+    )

@@ -22,13 +22,15 @@ from games.engine import (
     start_position,
 )
 from games.engine.cube import KIND_POINTS, cube_for_points, points_before_cube
-from games.models import Game, Match, ResultReport
+from games.models import Game, Match, Notification, ResultReport
 from games.records import Replay, record_replay
 from games.selectors import User
 from games.services._steps import (
     check_decider,
     game_finish,
     match_finished_announce,
+    notifications_settle,
+    result_to_confirm_notify,
     turns_create,
 )
 from players.models import Player
@@ -71,6 +73,9 @@ def result_report(
         if not is_player:
             _respond(report, user, ResultReport.Status.CONFIRMED)
             _apply(report)
+        else:
+            assert player is not None
+            result_to_confirm_notify(report, player.pk)
     return report
 
 
@@ -367,3 +372,6 @@ def _respond(report: ResultReport, user: User, status: str) -> None:
     report.responded_by = account(user)
     report.responded_at = timezone.now()
     report.save()
+    notifications_settle(
+        match_id=report.match_id, kind=Notification.Kind.RESULT_TO_CONFIRM, report_id=report.pk
+    )

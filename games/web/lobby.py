@@ -85,14 +85,16 @@ def lobby_live(request: HttpRequest) -> HttpResponse:
 @require_safe
 def ping(request: HttpRequest) -> JsonResponse:
     """Sent by every page of a signed-in user (static/js/awaiting.js): stamps their player as
-    online and answers how many matches wait for them (the header's badge)."""
+    online and answers how many matches wait for them (the header's badge) and how many of
+    their notifications are unread (the header's Notifications link: D115)."""
+    unread = selectors.notifications_unread_count(request.user)
     player = selectors.player_for(request.user)
     if player is None:
-        return JsonResponse({"awaiting": 0})
+        return JsonResponse({"awaiting": 0, "unread": unread})
     if lobby.presence_stamp(player):
         push.lobby_changed()
     _items, count = lobby.awaiting_for(request.user)
-    response = JsonResponse({"awaiting": count})
+    response = JsonResponse({"awaiting": count, "unread": unread})
     response["Cache-Control"] = "no-store"
     return response
 

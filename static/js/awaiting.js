@@ -5,7 +5,9 @@
 // (live.js; games/consumers.py AwaitingConsumer): every message on it (a turn, a report, a
 // challenge in one of the user's matches) asks again at once, so the badge changes without
 // waiting for the next ping. On the home page a new count fetches "Your matches" again.
-// docs/decisions.md D92.
+// docs/decisions.md D92. The same answer counts the unread notifications, shown after the
+// header's "Notifications" link as "(N)" (hidden at 0): the badge stays the one count of
+// what waits, the link's number what is new to read (D115).
 (function () {
   "use strict";
   var badge = document.querySelector("[data-awaiting-badge]");
@@ -21,6 +23,13 @@
       section.dataset.count = String(count); // asked once for this count
       refreshSection(section);
     }
+  }
+
+  var unreadCount = document.querySelector("[data-unread-count]");
+  function showUnread(count) {
+    if (!unreadCount) return;
+    unreadCount.textContent = count > 0 ? " (" + count + ")" : "";
+    unreadCount.hidden = !(count > 0);
   }
 
   // The home page's "Your matches", fetched again when the count changed under it.
@@ -47,7 +56,10 @@
         if (!response.ok) throw new Error(response.status);
         return response.json();
       })
-      .then(function (body) { show(body.awaiting || 0); });
+      .then(function (body) {
+        show(body.awaiting || 0);
+        showUnread(body.unread || 0);
+      });
   }
 
   function quietPing() {

@@ -22,8 +22,8 @@ pytestmark = pytest.mark.django_db
 
 # The queries of starting a round robin of any size (up to ~39 pairs on SQLite): the tournament
 # locked, entries and seeds, the bounds (its creator and permissions), rounds, matches, rows
-# and their audit trail in an INSERT each.
-QUERIES_TO_START = 25
+# and their audit trail in an INSERT each, and the players' notifications (docs/decisions.md D115).
+QUERIES_TO_START = 26
 
 
 # --- the bulk draw is the one-by-one draw ------------------------------------------------------

@@ -126,7 +126,7 @@ def test_decline_from_the_lobby(alice, bob):
 
 def test_who_is_online_is_who_pinged(alice, bob):
     ping = reverse("web:lobby-ping")
-    assert logged_in(alice).get(ping).json() == {"awaiting": 0}
+    assert logged_in(alice).get(ping).json() == {"awaiting": 0, "unread": 0}
     page = html(Client(), LOBBY)
     assert "Alice" in page and "Bob" not in page and "1 player online" in page
 
@@ -143,7 +143,7 @@ def test_home_shows_your_turn_to_the_player_to_move_and_nothing_signed_out(onlin
     assert 'id="your-matches"' in for_other and 'data-waiting="turn"' not in for_other
     signed_out = html(Client(), HOME)
     assert 'id="your-matches"' not in signed_out and "data-awaiting-badge" not in signed_out
-    assert logged_in(mover).get(reverse("web:lobby-ping")).json() == {"awaiting": 1}
+    assert logged_in(mover).get(reverse("web:lobby-ping")).json() == {"awaiting": 1, "unread": 1}
 
 
 def test_home_names_the_next_tournament_match_with_round_and_table(alice, bob):
