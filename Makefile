@@ -22,6 +22,7 @@ $(STAMP): pyproject.toml
 run: venv
 	$(MANAGE) migrate --noinput
 	$(MANAGE) demo_setup
+	SITE_URL=$${SITE_URL:-http://127.0.0.1:8000/} \
 	DJANGO_SETTINGS_MODULE=config.settings.local $(BIN)/uvicorn config.asgi:application \
 		--host 127.0.0.1 --port 8000 --reload --reload-include '*.html' \
 		$(foreach dir,common config players games tournaments templates,--reload-dir $(dir))
