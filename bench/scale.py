@@ -58,10 +58,15 @@ class Figure:
 
 
 @contextmanager
-def scratch_database(base_url: str) -> Iterator[str]:
-    """A URL of a new, empty database: a SQLite file, or ``<name>_scale`` on the PostgreSQL
-    server of ``base_url`` (dropped afterwards)."""
+def scratch_database(base_url: str, size: int, keep: bool) -> Iterator[str]:
+    """A URL of the database for ``size`` games: a SQLite file, or ``<name>_scale`` on the
+    PostgreSQL server of ``base_url``; new and dropped afterwards, or with ``keep``
+    ``<name>_scale_<size>`` (a file of that name in the temporary directory on SQLite), kept and
+    reused by the next run when its fill finished (see ``FILLED``)."""
     if not base_url.startswith(("postgres://", "postgresql://")):
+        if keep:
+            yield f"sqlite:///{tempfile.gettempdir()}/tabla_scale_{size}.sqlite3"
+            return
         with tempfile.TemporaryDirectory() as directory:
             yield f"sqlite:///{directory}/scale.sqlite3"
         return
@@ -69,18 +74,59 @@ def scratch_database(base_url: str) -> Iterator[str]:
 
     head, _, name = base_url.rpartition("/")
     name = name.split("?")[0]
-    scratch = f"{name}_scale"
+    scratch = f"{name}_scale_{size}" if keep else f"{name}_scale"
     with psycopg.connect(base_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
-        conn.execute(f'CREATE DATABASE "{scratch}"')
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [scratch]).fetchone()
+        if not (keep and exists):
+            conn.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
+            conn.execute(f'CREATE DATABASE "{scratch}"')
     try:
         yield f"{head}/{scratch}"
     finally:
-        from django.db import connections
+        if not keep:
+            from django.db import connections
 
-        connections.close_all()
-        with psycopg.connect(base_url, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
+            connections.close_all()
+            with psycopg.connect(base_url, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
+
+
+# A kept database's mark of a finished fill and rating: the fill's parameters (a database
+# without it, or with others, is emptied and filled again).
+FILLED = "bench_scale_filled"
+
+
+def filled(games: int, players: int, turns: int) -> bool:
+    from django.db import connection
+
+    if FILLED not in connection.introspection.table_names():
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT games, players, turns FROM {FILLED}")
+        return cursor.fetchall() == [(games, players, turns)]
+
+
+def mark_filled(games: int, players: int, turns: int) -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE TABLE {FILLED} (games integer, players integer, turns integer)")
+        cursor.execute(f"INSERT INTO {FILLED} VALUES (%s, %s, %s)", [games, players, turns])
+
+
+def empty() -> None:
+    """Drop every table of a kept database whose fill did not finish."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+    else:
+        call_command("flush", interactive=False, verbosity=0)
+        with connection.cursor() as cursor:
+            for table in connection.introspection.table_names():
+                cursor.execute(f'DROP TABLE IF EXISTS "{table}"')
 
 
 def setup_django(url: str) -> None:
@@ -178,15 +224,16 @@ class Scene:
         from players.models import Player
 
         self.rng = rng
+        run = f"{time.time():.0f}-{os.getpid()}"  # a kept database is measured again
         self.users = [
-            get_user_model().objects.create_user(f"scale-live-{side}", password="x")
+            get_user_model().objects.create_user(f"scale-live-{side}-{run}", password="x")
             for side in "ab"
         ]
         self.players = [
             Player.objects.create(user=user, display_name=user.username) for user in self.users
         ]
         self.tokens = {u.pk: Token.objects.create(user=u).key for u in self.users}
-        self.organiser = get_user_model().objects.create_user("scale-organiser", password="x")
+        self.organiser = get_user_model().objects.create_user(f"scale-organiser-{run}", password="x")
         self.organiser.is_staff = True
         self.organiser.save()
         self.tokens[self.organiser.pk] = Token.objects.create(user=self.organiser).key
@@ -338,15 +385,23 @@ def run(url: str, games: int, args: argparse.Namespace) -> dict[str, Figure]:
 
     from games.services import ratings
 
-    call_command("migrate", verbosity=0)
     rng = random.Random(args.seed)
-    began = time.perf_counter()
-    fill(games, args.players, args.turns, rng)
-    filled = time.perf_counter() - began
-    began = time.perf_counter()
-    ratings.ratings_recompute()
-    rated = time.perf_counter() - began
-    print(f"  {games:,} games: filled in {filled:.0f} s, rated in {rated:.0f} s", flush=True)
+    if args.keep and filled(games, args.players, args.turns):
+        call_command("migrate", verbosity=0)  # a migration added since the fill
+        print(f"  {games:,} games: the kept database", flush=True)
+    else:
+        if args.keep:
+            empty()
+        call_command("migrate", verbosity=0)
+        began = time.perf_counter()
+        fill(games, args.players, args.turns, rng)
+        seconds = time.perf_counter() - began
+        began = time.perf_counter()
+        ratings.ratings_recompute()
+        rated = time.perf_counter() - began
+        if args.keep:
+            mark_filled(games, args.players, args.turns)
+        print(f"  {games:,} games: filled in {seconds:.0f} s, rated in {rated:.0f} s", flush=True)
     scene = Scene(rng)
     busiest = scene.busiest
     figures = {
@@ -369,13 +424,17 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--seed", type=int, default=20261126)
     parser.add_argument("--slowest", action="store_true", help="print each one's slowest queries")
+    parser.add_argument(
+        "--keep", action="store_true",
+        help="keep each size's database (<name>_scale_<size>) and reuse it when filled",
+    )  # fmt: skip
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
     base = os.environ.get("DATABASE_URL", "")
     print(f"database: {'PostgreSQL' if base.startswith('postgres') else 'SQLite'}")
     results: dict[int, dict[str, Figure]] = {}
     for size in sizes:
-        with scratch_database(base) as url:
+        with scratch_database(base, size, args.keep) as url:
             results[size] = run(url, size, args)
     small, large = sizes[0], sizes[-1]
     labels = list(results[small])
