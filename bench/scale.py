@@ -3,11 +3,14 @@ finished games (issue 20's goal: at the large size every figure within 1.2x of t
 
 For each size the script makes a fresh database (a throw-away SQLite file, or, when
 DATABASE_URL names a PostgreSQL server, a new database ``<name>_scale`` on it, dropped at the
-end), migrates it, fills it with finished rated matches of three games each (every game with
+end; with ``--keep`` ``<name>_scale_<size>``, kept and reused by the next run once its fill has
+finished), migrates it, fills it with finished rated matches of three games each (every game with
 its turn log: ``--turns`` turns a game) between ``--players`` players by bulk inserts, rates them
-all (``ratings_recompute``: the rating history a club of that size has), then measures, in
-process through Django's test client with token authentication (the middleware included, no
-HTTP server):
+all (``ratings_recompute``: the rating history a club of that size has). Each size then has its
+own process, and the sizes are measured interleaved, ``--repeat`` rounds of one request of each
+line at each size in turn (small, large, large, small, ...), so a load on a shared machine weighs
+on both alike. A request goes in process through Django's test client with token authentication
+(the middleware included, no HTTP server):
 
 - a play: ``POST /api/v1/games/{id}/plays/`` of an online match in progress;
 - a match-ending play: the play that ends a one-point online match (the match's end, its
@@ -20,26 +23,29 @@ HTTP server):
   last 200 rated ones once the player has that many, so its cost grows up to there and no
   further.
 
-Each line prints the number of queries and the median time of ``--repeat`` requests at each size
-and their ratio. Run:
+Each line prints the number of queries, the median and the fastest time of the ``--repeat``
+requests at each size, and the ratios of the largest size's median and fastest to the
+smallest's (the goal is read on the medians, with the same number of queries). Run:
 
-    .venv/bin/python bench/scale.py [--sizes 1000,100000] [--turns 40] [--repeat 7]
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tabla .venv/bin/python bench/scale.py
+    .venv/bin/python bench/scale.py [--sizes 1000,100000] [--turns 40] [--repeat 7] [--slowest]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tabla .venv/bin/python bench/scale.py --keep
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import logging
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import ExitStack, contextmanager
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -83,10 +89,7 @@ def scratch_database(base_url: str, size: int, keep: bool) -> Iterator[str]:
     try:
         yield f"{head}/{scratch}"
     finally:
-        if not keep:
-            from django.db import connections
-
-            connections.close_all()
+        if not keep:  # its worker has stopped
             with psycopg.connect(base_url, autocommit=True) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
 
@@ -233,7 +236,9 @@ class Scene:
             Player.objects.create(user=user, display_name=user.username) for user in self.users
         ]
         self.tokens = {u.pk: Token.objects.create(user=u).key for u in self.users}
-        self.organiser = get_user_model().objects.create_user(f"scale-organiser-{run}", password="x")
+        self.organiser = get_user_model().objects.create_user(
+            f"scale-organiser-{run}", password="x"
+        )
         self.organiser.is_staff = True
         self.organiser.save()
         self.tokens[self.organiser.pk] = Token.objects.create(user=self.organiser).key
@@ -296,26 +301,24 @@ def roll(game: Any) -> Any:
     return game
 
 
-def plays(scene: Scene, repeat: int) -> Figure:
+def plays(scene: Scene) -> Iterator[Figure]:
+    """Plays of a five-point online match in progress (a new match when one would end it)."""
     from games import selectors
 
     match = scene.online_match(5)
-    figures = []
-    while len(figures) < repeat:
+    while True:
         game = roll(selectors.current_game(match))
         options = [o for o in selectors.game_legal_plays(game) if o.result is None]
         if not options:
             match = scene.online_match(5)
             continue
-        figures.append(measure(play_request(scene, game, scene.rng.choice(options))))
-    return median(figures)
+        yield measure(play_request(scene, game, scene.rng.choice(options)))
 
 
-def match_ending_plays(scene: Scene, repeat: int) -> Figure:
+def match_ending_plays(scene: Scene) -> Iterator[Figure]:
     from games import selectors, services
 
-    figures = []
-    while len(figures) < repeat:
+    while True:
         match = scene.online_match(1)
         game = selectors.current_game(match)
         while True:
@@ -323,50 +326,49 @@ def match_ending_plays(scene: Scene, repeat: int) -> Figure:
             options = selectors.game_legal_plays(game)
             ending = [o for o in options if o.result is not None]
             if ending:
-                figures.append(measure(play_request(scene, game, ending[0])))
+                yield measure(play_request(scene, game, ending[0]))
                 break
             outcome = scene.rng.choice(options)
             player = selectors.player_to_move(game)
             game = services.play_submit(
                 game=game, player=player, ply=game.ply, moves=outcome.play.to_json()
             ).game
-    return median(figures)
 
 
-def tournament_results(scene: Scene, repeat: int) -> Figure:
+def tournament_results(scene: Scene) -> Iterator[Figure]:
+    """The first round's results of 16-player single eliminations (a new cup every eight)."""
     from players.models import Player
     from tournaments import services
     from tournaments.models import TournamentMatch
 
-    cup = services.tournament_create(
-        user=scene.organiser, name="Scale cup", match_length=1, match_mode="over_the_board",
-        format="single_elimination",
-    )  # fmt: skip
-    services.registration_open(tournament=cup, user=scene.organiser)
-    field = Player.objects.filter(display_name__startswith="scale-").order_by("pk")[:16]
-    for player in field:
-        services.entry_register(tournament=cup, user=scene.organiser, player=player)
-    services.tournament_start(tournament=cup, user=scene.organiser)
-    rows = list(
-        TournamentMatch.objects.filter(tournament=cup, match__isnull=False)
-        .select_related("entry_one__player")
-        .order_by("key")
-    )
     client = scene.client(scene.organiser)
-    figures = []
-    for row in rows[:repeat]:
-        url = f"/api/v1/matches/{row.match_id}/results/"
-        body = {"winner": row.entry_one.player_id, "points": 1}
+    while True:
+        cup = services.tournament_create(
+            user=scene.organiser, name="Scale cup", match_length=1,
+            match_mode="over_the_board", format="single_elimination",
+        )  # fmt: skip
+        services.registration_open(tournament=cup, user=scene.organiser)
+        field = Player.objects.filter(display_name__startswith="scale-").order_by("pk")[:16]
+        for player in field:
+            services.entry_register(tournament=cup, user=scene.organiser, player=player)
+        services.tournament_start(tournament=cup, user=scene.organiser)
+        rows = list(
+            TournamentMatch.objects.filter(tournament=cup, match__isnull=False)
+            .select_related("entry_one__player")
+            .order_by("key")
+        )
+        for row in rows:
+            url = f"/api/v1/matches/{row.match_id}/results/"
+            body = {"winner": row.entry_one.player_id, "points": 1}
 
-        def send(url: str = url, body: dict[str, int] = body) -> None:
-            response = client.post(url, body, content_type="application/json")
-            assert response.status_code == 201, response.content
+            def send(url: str = url, body: dict[str, int] = body) -> None:
+                response = client.post(url, body, content_type="application/json")
+                assert response.status_code == 201, response.content
 
-        figures.append(measure(send))
-    return median(figures)
+            yield measure(send)
 
 
-def reads(scene: Scene, url: str, repeat: int) -> Figure:
+def reads(url: str) -> Iterator[Figure]:
     from django.test import Client
 
     client = Client()
@@ -376,10 +378,13 @@ def reads(scene: Scene, url: str, repeat: int) -> Figure:
         assert response.status_code == 200, (url, response.status_code)
 
     get()  # warm
-    return median([measure(get) for _ in range(repeat)])
+    while True:
+        yield measure(get)
 
 
-def run(url: str, games: int, args: argparse.Namespace) -> dict[str, Figure]:
+def prepare(url: str, games: int, args: argparse.Namespace) -> dict[str, Iterator[Figure]]:
+    """Database ``url`` holding ``games`` finished games (filled here, or a kept one), and the
+    measurements on it, each an iterator of one request's figures."""
     setup_django(url)
     from django.core.management import call_command
 
@@ -388,7 +393,7 @@ def run(url: str, games: int, args: argparse.Namespace) -> dict[str, Figure]:
     rng = random.Random(args.seed)
     if args.keep and filled(games, args.players, args.turns):
         call_command("migrate", verbosity=0)  # a migration added since the fill
-        print(f"  {games:,} games: the kept database", flush=True)
+        print(f"  {games:,} games: the kept database", file=sys.stderr, flush=True)
     else:
         if args.keep:
             empty()
@@ -401,19 +406,68 @@ def run(url: str, games: int, args: argparse.Namespace) -> dict[str, Figure]:
         rated = time.perf_counter() - began
         if args.keep:
             mark_filled(games, args.players, args.turns)
-        print(f"  {games:,} games: filled in {seconds:.0f} s, rated in {rated:.0f} s", flush=True)
+        print(
+            f"  {games:,} games: filled in {seconds:.0f} s, rated in {rated:.0f} s",
+            file=sys.stderr, flush=True,
+        )  # fmt: skip
     scene = Scene(rng)
-    busiest = scene.busiest
-    figures = {
-        "a play": plays(scene, args.repeat),
-        "a match-ending play": match_ending_plays(scene, args.repeat),
-        "a tournament result": tournament_results(scene, args.repeat),
-        "home page": reads(scene, "/", args.repeat),
-        "GET /api/v1/matches/": reads(scene, "/api/v1/matches/", args.repeat),
-        "a player's page": reads(scene, f"/players/{scene.players[0].pk}/", args.repeat),
-        "busiest player's page*": reads(scene, f"/players/{busiest.pk}/", args.repeat),
+    lines = {
+        "a play": plays(scene),
+        "a match-ending play": match_ending_plays(scene),
+        "a tournament result": tournament_results(scene),
+        "home page": reads("/"),
+        "GET /api/v1/matches/": reads("/api/v1/matches/"),
+        "a player's page": reads(f"/players/{scene.players[0].pk}/"),
+        "busiest player's page*": reads(f"/players/{scene.busiest.pk}/"),
     }
-    return figures
+    for line in lines.values():
+        next(line)  # a first request of each kind, not counted: the connection and caches warm
+    return lines
+
+
+def worker(args: argparse.Namespace) -> None:
+    """One size's process: prepares its database, then measures one request of each line each
+    time the parent writes a line, answering with a JSON line of the figures. Anything else
+    printed goes to stderr."""
+    answers = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    lines = prepare(args.worker_url, args.worker_size, args)
+    answers.write(json.dumps({"ready": True}) + "\n")
+    answers.flush()
+    for _ in sys.stdin:
+        figures = {label: asdict(next(line)) for label, line in lines.items()}
+        answers.write(json.dumps(figures) + "\n")
+        answers.flush()
+
+
+class Worker:
+    """The parent's handle on a size's worker process."""
+
+    def __init__(self, url: str, size: int) -> None:
+        command = [sys.executable, __file__, *sys.argv[1:], "--worker-url", url,
+                   "--worker-size", str(size)]  # fmt: skip
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True)  # fmt: skip
+        self.answer()  # ready
+
+    def answer(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise SystemExit(f"a worker stopped (exit code {self.process.wait()})")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def round(self) -> dict[str, Figure]:
+        assert self.process.stdin is not None
+        self.process.stdin.write("go\n")
+        self.process.stdin.flush()
+        return {label: Figure(**figure) for label, figure in self.answer().items()}
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
 
 
 def main() -> None:
@@ -421,37 +475,61 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,100000", help="finished games, comma-separated")
     parser.add_argument("--players", type=int, default=100)
     parser.add_argument("--turns", type=int, default=40, help="turns a finished game")
-    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=7, help="rounds: requests a line and size")
     parser.add_argument("--seed", type=int, default=20261126)
     parser.add_argument("--slowest", action="store_true", help="print each one's slowest queries")
     parser.add_argument(
         "--keep", action="store_true",
         help="keep each size's database (<name>_scale_<size>) and reuse it when filled",
     )  # fmt: skip
+    parser.add_argument("--worker-url", help=argparse.SUPPRESS)
+    parser.add_argument("--worker-size", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker_url:
+        worker(args)
+        return
     sizes = [int(size) for size in args.sizes.split(",")]
     base = os.environ.get("DATABASE_URL", "")
-    print(f"database: {'PostgreSQL' if base.startswith('postgres') else 'SQLite'}")
-    results: dict[int, dict[str, Figure]] = {}
-    for size in sizes:
-        with scratch_database(base, size, args.keep) as url:
-            results[size] = run(url, size, args)
+    print(f"database: {'PostgreSQL' if base.startswith('postgres') else 'SQLite'}", flush=True)
+    results: dict[int, list[dict[str, Figure]]] = {size: [] for size in sizes}
+    with ExitStack() as stack:
+        workers = {}
+        for size in sizes:  # one after the other: a fill uses the whole machine
+            url = stack.enter_context(scratch_database(base, size, args.keep))
+            workers[size] = Worker(url, size)
+            stack.callback(workers[size].close)
+        for number in range(args.repeat):  # the sizes interleaved: a load on the machine
+            for size in sizes if number % 2 == 0 else sizes[::-1]:  # touches both alike
+                results[size].append(workers[size].round())
+    report(results, sizes, args.slowest)
+
+
+def report(results: dict[int, list[dict[str, Figure]]], sizes: list[int], slowest: bool) -> None:
+    """Each line's queries, median and fastest request at each size, and the ratios of the
+    largest size's to the smallest's."""
     small, large = sizes[0], sizes[-1]
-    labels = list(results[small])
+    labels = list(results[small][0])
+    middle = {s: {k: median([r[k] for r in results[s]]) for k in labels} for s in sizes}
+    fastest = {s: {k: min(r[k].seconds for r in results[s]) for k in labels} for s in sizes}
     width = max(len(label) for label in labels)
-    head = "".join(f" {f'{size:,} games':>22}" for size in sizes)
-    print(f"{'':{width}}{head}   ratio  goal 1.2x")
+    head = "".join(f" {f'{size:,} games':>23}" for size in sizes)
+    print(f"\n{'':{width}}{head}    ratio median, min  goal 1.2x")
+    print(f"{'':{width}}{'  queries median ms min' * len(sizes)}")
     for label in labels:
         cells = "".join(
-            f" {results[s][label].queries:5d} q {results[s][label].seconds * 1000:9.1f} ms"
+            f" {middle[s][label].queries:7d} {middle[s][label].seconds * 1000:9.1f}"
+            f" {fastest[s][label] * 1000:5.1f}"
             for s in sizes
         )
-        ratio = results[large][label].seconds / results[small][label].seconds
-        print(f"{label:{width}}{cells}   {ratio:5.2f}  {'ok' if ratio <= 1.2 else 'OVER'}")
-    if args.slowest:
+        ratio = middle[large][label].seconds / middle[small][label].seconds
+        low = fastest[large][label] / fastest[small][label]
+        same = middle[large][label].queries == middle[small][label].queries
+        verdict = "ok" if ratio <= 1.2 and same else "OVER"
+        print(f"{label:{width}}{cells}    {ratio:6.2f} {low:5.2f}   {verdict}")
+    if slowest:
         for label in labels:
-            print(f"\n{label}: the slowest queries at {large:,} games")
-            for seconds, sql in results[large][label].slowest:
+            print(f"\n{label}: the slowest queries of the median request at {large:,} games")
+            for seconds, sql in middle[large][label].slowest:
                 print(f"  {seconds * 1000:7.1f} ms  {sql[:400]}")
 
 
