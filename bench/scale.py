@@ -62,6 +62,7 @@ class Figure:
     queries: int
     seconds: float
     slowest: list[tuple[float, str]]
+    cpu: float = 0.0  # the CPU time of the measuring process: no wait for a busy CPU in it
 
 
 @contextmanager
@@ -288,16 +289,17 @@ def measure(action: Callable[[], Any]) -> Figure:
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as queries:
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.process_time()
         action()
-        elapsed = time.perf_counter() - began
+        elapsed, cpu = time.perf_counter() - began, time.process_time() - cpu
     timed = sorted(((float(q["time"]), q["sql"]) for q in queries.captured_queries), reverse=True)
-    return Figure(len(queries), elapsed, timed[:3])
+    return Figure(len(queries), elapsed, timed[:3], cpu)
 
 
 def median(figures: list[Figure]) -> Figure:
     middle = sorted(figures, key=lambda f: f.seconds)[len(figures) // 2]
-    return Figure(max(f.queries for f in figures), middle.seconds, middle.slowest)
+    cpu = sorted(f.cpu for f in figures)[len(figures) // 2]
+    return Figure(max(f.queries for f in figures), middle.seconds, middle.slowest, cpu)
 
 
 def play_request(scene: Scene, game: Any, outcome: Any) -> Callable[[], Any]:
@@ -548,6 +550,11 @@ def report(results: dict[int, list[dict[str, Figure]]], sizes: list[int], slowes
         same = middle[large][label].queries == middle[small][label].queries
         verdict = "ok" if ratio <= 1.2 and same else "OVER"
         print(f"{label:{width}}{cells}    {ratio:6.2f} {low:5.2f}   {verdict}")
+    print("\nThe measuring process's CPU time, median ms (the database server's not in it):")
+    for label in labels:
+        cells = "".join(f" {middle[s][label].cpu * 1000:9.1f}" for s in sizes)
+        ratio = middle[large][label].cpu / max(middle[small][label].cpu, 1e-9)
+        print(f"{label:{width}}{cells}    {ratio:6.2f}")
     if slowest:
         for label in labels:
             print(f"\n{label}: the slowest queries of the median request at {large:,} games")
