@@ -168,7 +168,9 @@ def match_list_with_games(*, user: User) -> QuerySet[Match]:
         .order_by("-number")
         .values("pk")[:1]
     )
-    games = Game.objects.select_related("white", "black")
+    # In the match's order by number; the model's default order (match, number) would join
+    # every game to its match row only to sort by the match's creation time.
+    games = Game.objects.select_related("white", "black").order_by("match_id", "number")
     return (
         match_list(user=user)
         .annotate(current_game_id=Subquery(in_progress))

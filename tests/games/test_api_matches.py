@@ -172,6 +172,18 @@ def test_import_rejects_garbage(alice, bob, client_for):
     assert APIClient().post(reverse("games:match-import"), body, format="json").status_code == 401
 
 
+def test_the_match_list_reads_the_games_without_their_matches(alice, bob, organiser):
+    """The page's games come by their match ids in the match's order of numbers: the games' own
+    default order (their match's creation time) would join each game to its match row."""
+    for _ in range(3):
+        services.match_create(creator=organiser, player_one=alice, player_two=bob)
+    with CaptureQueriesContext(connection) as queries:
+        response = APIClient().get(reverse("games:match-list"))
+    assert response.status_code == 200 and len(response.json()["results"]) == 3
+    games = [q["sql"] for q in queries if q["sql"].startswith('SELECT "games_game"')]
+    assert len(games) == 1 and '"games_match"' not in games[0], games
+
+
 def test_the_match_list_costs_the_same_queries_for_5_or_40_matches(alice, bob, organiser):
     """Each row's games with their players and its current game come in a fixed number of
     queries (the session, the count, the page, the games): not one or two a row."""
