@@ -5,7 +5,10 @@ Pure Python and numpy beside the rules engine (games/engine), nothing of Django.
 - ``encode``: a position, seen by the side to move, as a float32 vector (docs/analysis.md);
 - ``net``: the network (one sigmoid hidden layer, three outputs), its gradient, TD(lambda)
   with eligibility traces, weights saved as .npz with their provenance;
-- ``train``: self-play training, ``python -m games.analysis.train --variant tapa --games N``.
+- ``player``: 0-ply play, every legal play's position after it evaluated in one batch;
+- ``train``: self-play training, ``python -m games.analysis.train --variant tapa --games N``;
+- ``opponents``: what bench/evaluator.py measures the networks against (pubeval for Tabla, a
+  heuristic player per game).
 """
 
 import os

@@ -27,7 +27,13 @@ FORMAT = 1  # the .npz layout; a load of another refuses
 
 
 def sigmoid(values: Array) -> Array:
-    result: Array = 1.0 / (1.0 + np.exp(-np.clip(values, -40.0, 40.0)))
+    """``1 / (1 + exp(-clip(values, -40, 40)))``, the same operations in place on one array."""
+    result: Array = np.maximum(values, -40.0)
+    np.minimum(result, 40.0, out=result)
+    np.negative(result, out=result)
+    np.exp(result, out=result)
+    result += 1.0
+    np.divide(1.0, result, out=result)
     return result
 
 
@@ -197,36 +203,54 @@ class TDLambda:
         self.alpha = alpha
         self.lam = lam
         self.traces = Gradients.zeros(network)
+        # Scratch for the input weights' arrays (3 x hidden x inputs, ~0.4 MB): allocated once,
+        # not twice a step (an allocation that size is a fresh mmap, zeroed page by page).
+        self._product = np.empty_like(self.traces.w1)
+        self._change = np.empty((1, self._product[0].size))
 
     def start(self) -> None:
         self.traces = Gradients.zeros(self.network)
 
     def step(self, x: npt.NDArray[np.floating[Any]], flipped: bool, target: Array) -> Array:
         """Update towards ``target`` (3,) for the position ``x``; ``flipped`` when its side to
-        move is not the fixed side. Returns the TD error (target - estimate), fixed side's view."""
-        out, grads = self.network.output_gradients(x.astype(np.float64))
+        move is not the fixed side. Returns the TD error (target - estimate), fixed side's view.
+
+        The arithmetic of ``output_gradients`` and a flip of its result, operation by operation
+        on the same numbers (so the same weights to the last bit, tested), without building the
+        per-output gradients of the input weights: their trace is updated in place from the
+        back-propagated (3, hidden) factor, flipped before it is multiplied by ``x`` (a sign
+        and a row order commute with the product exactly)."""
+        net = self.network
+        x64 = x.astype(np.float64)
+        hidden = sigmoid(net.w1 @ x64 + net.b1)
+        out = sigmoid(net.w2 @ hidden + net.b2)
+        slope = out * (1.0 - out)  # (3,)
+        back = slope[:, None] * net.w2 * (hidden * (1.0 - hidden))[None, :]  # (3, hidden)
+        g_w2 = _EYE[:, :, None] * (slope[:, None] * hidden[None, :])[:, None, :]
+        g_b2 = _EYE * slope[:, None]
         if flipped:
             out = flip(out)
             sign = _SIGN
-            grads = Gradients(
-                w1=grads.w1[_SOURCE] * sign[:, None, None],
-                b1=grads.b1[_SOURCE] * sign[:, None],
-                w2=grads.w2[_SOURCE] * sign[:, None, None],
-                b2=grads.b2[_SOURCE] * sign[:, None],
-            )
+            back = back[_SOURCE] * sign[:, None]
+            g_w2 = g_w2[_SOURCE] * sign[:, None, None]
+            g_b2 = g_b2[_SOURCE] * sign[:, None]
         traces, lam = self.traces, self.lam
+        product = self._product
+        np.multiply(back[:, :, None], x64[None, None, :], out=product)
         traces.w1 *= lam
-        traces.w1 += grads.w1
+        traces.w1 += product
         traces.b1 *= lam
-        traces.b1 += grads.b1
+        traces.b1 += back
         traces.w2 *= lam
-        traces.w2 += grads.w2
+        traces.w2 += g_w2
         traces.b2 *= lam
-        traces.b2 += grads.b2
+        traces.b2 += g_b2
         error: Array = target - out
         scaled = self.alpha * error
-        net = self.network
-        net.w1 += np.tensordot(scaled, traces.w1, axes=1)
+        # np.tensordot(scaled, traces.w1, axes=1) is this very dot of a (1, 3) by a (3, n)
+        change = self._change
+        np.dot(scaled.reshape(1, OUTPUTS), traces.w1.reshape(OUTPUTS, -1), out=change)
+        net.w1 += change.reshape(net.w1.shape)
         net.b1 += scaled @ traces.b1
         net.w2 += np.tensordot(scaled, traces.w2, axes=1)
         net.b2 += scaled @ traces.b2

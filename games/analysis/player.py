@@ -17,7 +17,7 @@ from games.engine.options import Options
 from games.engine.position import Colour, Position
 from games.engine.results import GameResult
 
-from .encode import Matrix, encode_positions
+from .encode import Matrix, encode_outcomes
 from .net import Array, Network, equity, flip
 
 
@@ -57,7 +57,7 @@ def evaluate_plays(
     mover = position.turn
     chances = np.empty((len(outcomes), 3))
     rows: list[int] = []
-    after: list[Position] = []
+    after: list[Outcome] = []
     for index, outcome in enumerate(outcomes):
         if outcome.ends_game:
             result = outcome.result
@@ -66,11 +66,10 @@ def evaluate_plays(
             rows.append(-1)
         else:
             rows.append(len(after))
-            after.append(outcome.position)
-    inputs = encode_positions(variant, after, options)
+            after.append(outcome)
+    inputs, same = encode_outcomes(variant, mover, after, options)
     if after:
         outputs = network.forward(inputs)
-        same = np.array([p.turn == mover for p in after])
         live = [index for index, row in enumerate(rows) if row >= 0]
         chances[live] = np.where(same[:, None], outputs, flip(outputs))
     return Evaluated(outcomes, chances, inputs, rows)

@@ -10,14 +10,15 @@ larger-die rule, and one entry is kept per distinct resulting state.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from .board import OPP_BAR, OWN_BAR, OWN_OFF, ZERO, Node, board_points, to_node
 from .errors import InvalidDiceError
 from .notation import Move, Play
 from .options import DEFAULT_OPTIONS, Options
-from .position import COLOURS, Position, opponent
+from .position import COLOURS, WHITE, Colour, Pair, Position, opponent
 from .results import GameResult, result_for
 from .steps import StepRules, trapping_prime
 from .validation import validate_position
@@ -27,11 +28,24 @@ Path = tuple[tuple[int, int, int], ...]  # (from, to, die) per step
 Key = tuple[Node, tuple[int, ...]]  # a state in the search: node and dice still unused
 
 
+class After(NamedTuple):
+    """The position after a play but for its board and bars (those are in ``Outcome.node``):
+    who moves next, borne-off checkers and roll counters as ``(white, black)``, the dice owed."""
+
+    turn: Colour
+    off: Pair
+    rolls: Pair
+    pending: tuple[int, ...]
+    pending_kind: str | None
+
+
 class Outcome:
     """One legal play and the state it leads to (``result`` only when it ends the game).
 
     The position after the play is built when first asked for: a caller that lists plays or
-    checks one pays only for the positions it looks at.
+    checks one pays only for the positions it looks at. A caller that needs only the board
+    (an evaluator encoding hundreds of plays) reads ``node`` and ``after`` instead, which build
+    no Position.
     """
 
     __slots__ = ("_decision", "_node", "_path", "_play", "_position", "_result")
@@ -49,6 +63,18 @@ class Outcome:
         if self._play is None:
             self._play = Play(tuple([_MOVES[source, target] for source, target, _ in self._path]))
         return self._play
+
+    @property
+    def node(self) -> Node:
+        """The state after the play in the MOVER's view (games.engine.board's layout, the 27
+        bytes without the play-local counters): the mover is the side that made the play,
+        whoever moves next."""
+        return self._node
+
+    @property
+    def after(self) -> After:
+        """Everything of the position after the play that ``node`` does not hold."""
+        return _after_header(self._decision, self._node, len(self._path))
 
     @property
     def position(self) -> Position:
@@ -106,12 +132,18 @@ class Stage:
 
 def escalates(variant: Variant, position: Position, options: Options) -> bool:
     """Does a double rolled now by ``position.turn`` escalate (§4.4.1, B2)?"""
+    return double_escalates(variant, options, position.rolls, position.turn)
+
+
+def double_escalates(variant: Variant, options: Options, rolls: Pair, side: Colour) -> bool:
+    """Does a double rolled now by ``side`` escalate, with roll counters ``rolls`` (white,
+    black)? ``escalates`` for a caller that has the counters but no Position (``Outcome.after``)."""
     if variant.name != "gul_bara" or not options.cascade:
         return False
     if options.cascade_count == "per_game":
-        made = position.rolls[0] + position.rolls[1]
+        made = rolls[0] + rolls[1]
     else:
-        made = position.side_value(position.rolls, position.turn)
+        made = rolls[COLOURS.index(side)]
     return made >= options.cascade_from_roll - 1
 
 
@@ -286,6 +318,11 @@ class Decision:
     root: Node
     found: _Found
     paths: dict[Node, Path]
+    # What is the same for every play of the same length and end (Outcome.after): a memo
+    # filled as plays are looked at; the decision itself never changes.
+    heads: dict[tuple[int, bool], tuple[Colour, Pair, tuple[int, ...], str | None]] = field(
+        default_factory=dict
+    )
 
     @classmethod
     def prepare(
@@ -419,33 +456,52 @@ def _fresh(node: Node) -> Node:
     return node[:27] + bytes(2)
 
 
+def _after_header(decision: Decision, node: Node, steps: int) -> After:
+    """Turn, off, rolls and pending dice after a play that made ``steps`` steps to ``node``."""
+    position = decision.position
+    ends = node in decision.found.ended
+    head = decision.heads.get((steps, ends))
+    if head is None:
+        me = position.turn
+        rolls = list(position.rolls)
+        if decision.stage.kind == "roll":
+            rolls[COLOURS.index(me)] += 1
+        turn, pending, kind = _after_stage(decision.stage, steps, ends, me, decision.options)
+        head = decision.heads[steps, ends] = (turn, (rolls[0], rolls[1]), pending, kind)
+    turn, rolls_after, pending, kind = head
+    if position.turn == WHITE:
+        off = (node[OWN_OFF], position.off[1])
+    else:
+        off = (position.off[0], node[OWN_OFF])
+    return After(turn, off, rolls_after, pending, kind)
+
+
 def _after(decision: Decision, node: Node, steps: int) -> tuple[Position, GameResult | None]:
     """The position after a play that made ``steps`` steps and ended in ``node``."""
-    position, stage, options = decision.position, decision.stage, decision.options
-    end = decision.found.ended.get(node)
-    me = position.turn
+    me = decision.position.turn
     side = COLOURS.index(me)
-    rolls = list(position.rolls)
-    if stage.kind == "roll":
-        rolls[side] += 1
-    turn, pending, kind = _after_stage(stage, steps, end is not None, me, options)
-    off = [0, 0]
-    off[side], off[1 - side] = node[OWN_OFF], position.off[1 - side]
+    header = _after_header(decision, node, steps)
     bar = [0, 0]
     bar[side], bar[1 - side] = node[OWN_BAR], node[OPP_BAR]
     after = Position(
-        turn=turn,
+        turn=header.turn,
         points=board_points(decision.variant, node, me),
         bar=(bar[0], bar[1]),
-        off=(off[0], off[1]),
-        rolls=(rolls[0], rolls[1]),
-        pending=pending,
-        pending_kind=kind,
+        off=header.off,
+        rolls=header.rolls,
+        pending=header.pending,
+        pending_kind=header.pending_kind,
     )
+    end = decision.found.ended.get(node)
     if end is None:
         return after, None
     result = result_for(
-        end, node, me, variant=decision.variant.name, their_off=off[1 - side], options=options
+        end,
+        node,
+        me,
+        variant=decision.variant.name,
+        their_off=header.off[1 - side],
+        options=decision.options,
     )
     return after, result
 
