@@ -206,10 +206,13 @@ def _evaluate_game(match: Match, game: Game, network: Network) -> list[Point]:
     plies = [0]
     results: list[Any] = [None]
     steps = replay.replay_log(game.variant, options, turns, crawford=game.crawford)
-    for turn, step in zip(turns, steps, strict=False):
-        positions.append(step.position_after)
-        plies.append(turn.ply)
-        results.append(step.game_result)
+    try:
+        for turn, step in zip(turns, steps, strict=False):
+            positions.append(step.position_after)
+            plies.append(turn.ply)
+            results.append(step.game_result)
+    except replay.ReplayError:
+        pass  # a log that breaks the rules (verify_games reports it): the series stops there
     live = [i for i, result in enumerate(results) if result is None]
     values = network.forward(encode_positions(game.variant, [positions[i] for i in live], options))
     by_index = dict(zip(live, values, strict=True))

@@ -207,3 +207,16 @@ def test_the_page_has_the_bar_for_a_spectator_and_none_for_a_player(
     assert 'id="chances"' in pages["spectator"] and "js/chances.js" in pages["spectator"]
     assert chances_url(online_match) in pages["spectator"]
     assert 'id="chances"' not in pages["alice"] and "chances" not in pages["alice"].lower()
+
+
+def test_a_log_that_breaks_the_rules_stops_the_series_there(
+    weights, alice, bob, organiser, spectator, client_for
+):
+    match = played(unrated(alice, bob, organiser), 8)
+    turns = list(match.games.get(number=1).turns.order_by("ply"))
+    broken = turns[3]
+    broken.moves = ["1/0", "1/0"]
+    broken.save(update_fields=["moves"])
+    answer = client_for(spectator).get(chances_url(match))
+    assert answer.status_code == 200
+    assert [p["turn"] for p in answer.json()["points"]] == [0, *(t.ply for t in turns[:3])]
