@@ -18,7 +18,7 @@ from django.views.decorators.http import condition, require_safe
 
 from common.durations import until_words
 from common.numbers import ascii_int
-from games import clock, places, selectors, web_selectors
+from games import chances, clock, places, selectors, web_selectors
 from games.board_svg import board_cube, board_frame, board_geometry, board_pieces
 from games.charts import line_chart
 from games.engine import (
@@ -44,6 +44,10 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = match_context(request, pk)
     context["etag"] = _live_etag(request, pk)
     context["socket_url"] = match_socket_path(pk)
+    # The chance bar, for those who may see the chances of a match with an evaluator for its
+    # variants (games/chances.py): static/js/chances.js fetches them after every update.
+    offered = chances.offered(request.user, context["match"], list(context["games"]))
+    context["chances_url"] = reverse("games:match-chances", kwargs={"pk": pk}) if offered else None
     return render(request, "games/match.html", context)
 
 

@@ -393,6 +393,15 @@ TOURNAMENT_MAX_START_MATCHES_TRUSTED = env_int("TOURNAMENT_MAX_START_MATCHES_TRU
 TOURNAMENT_MAX_OPEN_FRIENDLY = env_int("TOURNAMENT_MAX_OPEN_FRIENDLY", 5)
 TOURNAMENT_MAX_OPEN_FRIENDLY_TRUSTED = env_int("TOURNAMENT_MAX_OPEN_FRIENDLY_TRUSTED", 50)
 
+# The chances shown to spectators (games/chances.py, docs/analysis.md "On the site"): each
+# variant's evaluator is ANALYSIS_WEIGHTS_DIR/<variant>.npz, loaded once per process; a variant
+# without its file offers no chances anywhere. Spectators of rated and tournament matches see
+# the chances this many turns behind while the match is on (docs/decisions.md D129).
+ANALYSIS_WEIGHTS_DIR = Path(os.environ.get("TABLA_WEIGHTS_DIR") or BASE_DIR / "weights")
+CHANCES_SPECTATOR_DELAY_TURNS = env_int("CHANCES_SPECTATOR_DELAY_TURNS", 1)
+CHANCES_CACHE_SECONDS = env_int("CHANCES_CACHE_SECONDS", 6 * 60 * 60)
+CHANCES_MAX_POINTS = env_int("CHANCES_MAX_POINTS", 2000)
+
 # Audit log (django-auditlog): actors are set explicitly by the tournament services (and by the
 # games forfeit endpoint, for what a forfeit changes in a tournament).
 AUDITLOG_INCLUDE_ALL_MODELS = False

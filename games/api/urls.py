@@ -16,6 +16,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("matches/<int:pk>/forfeit/", views.MatchForfeitView.as_view(), name="match-forfeit"),
     path("matches/<int:pk>/claim/", views.MatchClaimView.as_view(), name="match-claim"),
     path("matches/<int:pk>/export/", views.MatchExportView.as_view(), name="match-export"),
+    path("matches/<int:pk>/chances/", views.MatchChancesView.as_view(), name="match-chances"),
     path("matches/<int:pk>/results/", views.ResultListCreateView.as_view(), name="result-list"),
     path(
         "matches/<int:pk>/results/<int:rid>/confirm/",

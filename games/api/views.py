@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.api.views import WriteView, errors, validated
-from games import lobby, selectors, services
+from games import chances, lobby, selectors, services
 from games.api import serializers as s
 from games.api.filters import MatchFilter
 from games.api.renderers import JSONLinesRenderer, MatRenderer
@@ -217,6 +217,31 @@ class MatchExportView(APIView):
         response = Response(selectors.match_export_mat(match))
         response["Content-Disposition"] = f'attachment; filename="tabla-match-{match.pk}.mat"'
         return response
+
+
+class MatchChancesView(APIView):
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                response={"type": "object"},
+                description="The chances of the match (games/chances.py, docs/analysis.md "
+                '"On the site"): ``current`` (player one\'s P(win), P(win mars), P(lose mars) '
+                "of the current game, the side to move's, and the bar's chance) and ``points``, "
+                "one a game's start and one a turn: {turn, game, win} with win player one's "
+                "P(win). 403 for a player of the match while it is on; spectators of rated and "
+                "tournament matches are ``behind`` by the site's delay; 404 when no evaluator "
+                "is installed for a variant of the match",
+            ),
+            **errors(403, 404),
+        }
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        match = match_read(request, pk)
+        try:
+            answer = chances.chances_for(user=request.user, match=match)
+        except chances.NoEvaluatorError as error:
+            raise NotFound(str(error)) from None
+        return Response(answer.to_json())
 
 
 class MatchImportView(WriteView):

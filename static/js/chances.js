@@ -1,0 +1,54 @@
+// Match page, for those who may see the chances (games/chances.py; docs/analysis.md "On the
+// site"): the chance bar ("Ana 64 %") and a line graph of player one's chance over the match,
+// fetched from the API's chances endpoint when the page loads and again after every update of
+// the match (match.js's "tabla:updated", which follows the socket's push of a move). The section
+// is in the page only when the server offers it: never to a player of a match in progress, never
+// without an evaluator. No inline script or style: the bar's width is set through the CSSOM.
+(function () {
+  "use strict";
+  var section = document.getElementById("chances");
+  if (!section) return;
+  var url = section.dataset.chancesUrl;
+  var fetching = null;
+  var again = false;
+
+  function percent(value) { return Math.round(value * 100) + " %"; }
+
+  function draw(data) {
+    var current = data.current;
+    if (!current) { section.hidden = true; return; }
+    var chance = current.bar.chance;
+    section.querySelector("[data-chance-one-label]").textContent =
+      section.dataset.one + " " + percent(chance);
+    section.querySelector("[data-chance-two-label]").textContent =
+      section.dataset.two + " " + percent(1 - chance);
+    section.querySelector("[data-chance-one]").style.width = (chance * 100).toFixed(1) + "%";
+    var points = data.points;
+    var last = Math.max(points.length - 1, 1);
+    var line = points.map(function (point, index) {
+      return (index * 300 / last).toFixed(1) + "," + ((1 - point.win) * 80).toFixed(1);
+    });
+    section.querySelector("[data-chance-line]").setAttribute("points", line.join(" "));
+    section.querySelector("[data-chance-note]").textContent =
+      (section.dataset.game + " " + current.game) + (data.behind ? " \u00b7 " + section.dataset.behind : "");
+    section.hidden = false;
+  }
+
+  function load() {
+    if (fetching) { again = true; return; }
+    fetching = window.fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (!response.ok) { section.hidden = true; return null; }
+        return response.json();
+      })
+      .then(function (data) { if (data) draw(data); })
+      .catch(function () { /* the next update tries again */ })
+      .then(function () {
+        fetching = null;
+        if (again) { again = false; load(); }
+      });
+  }
+
+  load();
+  document.addEventListener("tabla:updated", load);
+})();

@@ -1,0 +1,222 @@
+"""The chances of a match (games/chances.py; docs/analysis.md "On the site"): who sees them when,
+that they are the network's own numbers, the query budget, and the match page's bar."""
+
+import random
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import chances, services
+from games.analysis.encode import encode_positions, input_size
+from games.analysis.net import Network, flip
+from games.demo import game_play_random, match_play_random
+from games.models import Match
+from games.state import game_position, match_options
+from tests.games.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+VARIANTS = ("tabla", "gul_bara", "tapa")
+
+
+def write_networks(directory: Path, variants=VARIANTS) -> dict[str, Path]:
+    """A tiny network per variant (8 hidden units, its own seed) saved as the site reads it."""
+    paths = {}
+    for seed, variant in enumerate(variants, start=1):
+        path = directory / f"{variant}.npz"
+        Network.create(input_size(variant), hidden=8, seed=seed).save(path, variant=variant)
+        paths[variant] = path
+    return paths
+
+
+@pytest.fixture
+def weights(tmp_path, settings):
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path
+    return write_networks(tmp_path)
+
+
+@pytest.fixture
+def no_weights(tmp_path, settings):
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path / "none"
+
+
+@pytest.fixture
+def spectator(db):
+    return UserFactory(username="spectator")
+
+
+def chances_url(match) -> str:
+    return reverse("games:match-chances", kwargs={"pk": match.pk})
+
+
+def unrated(alice, bob, organiser) -> Match:
+    return services.match_create(creator=organiser, player_one=alice, player_two=bob, rated=False)
+
+
+def played(match: Match, decisions: int, seed: int = 3) -> Match:
+    game = match.games.get(number=1)
+    game_play_random(game=game, rng=random.Random(seed), max_decisions=decisions)
+    match.refresh_from_db()
+    return match
+
+
+def expected_one(match: Match, weights) -> list[float]:
+    """Player one's P(win), P(win mars), P(lose mars) in the current game, from the network."""
+    game = match.games.order_by("-number").first()
+    position = game_position(game)
+    network = Network.load(weights[game.variant])
+    values = network.forward(encode_positions(game.variant, [position], match_options(match)))[0]
+    one = game.colour_of(match.player_one)
+    return list(values if position.turn == one else flip(values))
+
+
+def test_the_players_get_403_while_the_match_is_on(weights, online_match, alice, bob, client_for):
+    played(online_match, 6)
+    for player in (alice, bob):
+        answer = client_for(player).get(chances_url(online_match))
+        assert answer.status_code == 403
+        assert answer.json()["detail"] == chances.PLAYERS_WAIT
+
+
+def test_a_spectator_of_an_unrated_match_sees_it_live(
+    weights, alice, bob, organiser, spectator, client_for
+):
+    match = played(unrated(alice, bob, organiser), 8)
+    data = client_for(spectator).get(chances_url(match)).json()
+    turns = list(match.games.get(number=1).turns.order_by("ply").values_list("ply", flat=True))
+    assert data["behind"] == 0
+    assert [p["turn"] for p in data["points"]] == [0, *turns]
+    assert {p["game"] for p in data["points"]} == {1}
+    current = data["current"]
+    assert current["turn"] == turns[-1]
+    one = expected_one(match, weights)
+    assert current["player_one"]["win"] == pytest.approx(one[0], abs=1e-4)
+    assert current["player_one"]["win_mars"] == pytest.approx(one[1], abs=1e-4)
+    assert current["player_one"]["lose_mars"] == pytest.approx(one[2], abs=1e-4)
+    assert data["points"][-1]["win"] == pytest.approx(one[0], abs=1e-4)
+    assert current["bar"] == {"player": alice.pk, "chance": round(one[0], 4)}
+    mover = current["to_move"]
+    game = match.games.get(number=1)
+    assert mover["player"] == game.player_of(game_position(game).turn).pk
+    mover_win = one[0] if mover["player"] == alice.pk else 1 - one[0]
+    assert mover["win"] == pytest.approx(mover_win, abs=1e-4)
+
+
+def test_a_spectator_of_a_rated_match_is_one_move_behind(
+    weights, online_match, spectator, client_for, settings
+):
+    assert online_match.rated
+    match = played(online_match, 8)
+    behind = client_for(spectator).get(chances_url(match)).json()
+    settings.CHANCES_SPECTATOR_DELAY_TURNS = 0  # the site's setting: live
+    ahead = client_for(spectator).get(chances_url(match)).json()
+    assert ahead["behind"] == 0 and ahead["current"]["turn"] == ahead["points"][-1]["turn"]
+    assert behind["behind"] == 1
+    assert behind["points"] == ahead["points"][:-1]
+    assert behind["current"]["turn"] == ahead["points"][-2]["turn"]
+    assert behind["current"]["player_one"]["win"] == ahead["points"][-2]["win"]
+
+
+def test_a_tournament_match_is_behind_even_unrated(
+    weights, alice, bob, organiser, spectator, client_for
+):
+    match = unrated(alice, bob, organiser)
+    Match.objects.filter(pk=match.pk).update(tournament_slot="tournament-1")
+    match = played(match, 4)
+    assert client_for(spectator).get(chances_url(match)).json()["behind"] == 1
+
+
+def test_a_finished_match_shows_everything_to_everyone(
+    weights, online_match, alice, spectator, client_for, api_client
+):
+    match = match_play_random(match=online_match, rng=random.Random(5))
+    assert match.status == Match.Status.FINISHED
+    answers = [client_for(user).get(chances_url(match)) for user in (alice, spectator)]
+    answers.append(api_client.get(chances_url(match)))
+    assert [a.status_code for a in answers] == [200, 200, 200]
+    data = answers[0].json()
+    assert all(a.json() == data for a in answers)
+    assert data["behind"] == 0
+    games = list(match.games.order_by("number"))
+    assert [p["game"] for p in data["points"] if p["turn"] == 0] == [g.number for g in games]
+    assert len(data["points"]) == sum(g.turns.count() + 1 for g in games)
+    last = games[-1]
+    assert data["points"][-1]["win"] == float(last.result_winner_id == match.player_one_id)
+    assert data["current"]["to_move"] is None
+
+
+def test_no_evaluator_is_a_404_with_its_message_and_no_bar(
+    no_weights, online_match, spectator, client_for
+):
+    answer = client_for(spectator).get(chances_url(online_match))
+    assert answer.status_code == 404
+    assert answer.json()["detail"] == "no evaluator is installed for tabla"
+    page = Client()
+    page.force_login(spectator)
+    html = page.get(reverse("web:match", kwargs={"pk": online_match.pk})).content.decode()
+    assert 'id="chances"' not in html and "chances.js" not in html
+
+
+def test_a_missing_variant_is_no_evaluator_and_a_broken_file_too(tmp_path, settings):
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path
+    write_networks(tmp_path, ("tabla",))
+    (tmp_path / "tapa.npz").write_bytes(b"not a network")
+    assert chances.evaluator("tabla") is not None
+    assert chances.evaluator("tabla") is chances.evaluator("tabla")  # loaded once
+    assert chances.evaluator("gul_bara") is None
+    assert chances.evaluator("tapa") is None
+
+
+def test_the_series_is_cached_per_game_and_the_queries_are_bounded(
+    weights, alice, bob, organiser, spectator, client_for, django_assert_max_num_queries
+):
+    match = played(unrated(alice, bob, organiser), 10)
+    client = client_for(spectator)
+    first = client.get(chances_url(match)).json()
+    with django_assert_max_num_queries(6):  # the user, the match, its games and last turns
+        again = client.get(chances_url(match))
+    assert again.json() == first
+    match = played(match, 2, seed=4)
+    after = client.get(chances_url(match)).json()
+    assert len(after["points"]) == len(first["points"]) + 2
+    assert after["points"][: len(first["points"])] == first["points"]
+
+
+def test_the_points_are_capped_to_the_newest(
+    weights, alice, bob, organiser, spectator, client_for, settings
+):
+    settings.CHANCES_MAX_POINTS = 3
+    match = played(unrated(alice, bob, organiser), 8)
+    data = client_for(spectator).get(chances_url(match)).json()
+    assert data["truncated"] is True and len(data["points"]) == 3
+    assert data["points"][-1]["turn"] == data["current"]["turn"]
+
+
+def test_the_page_has_the_bar_for_a_spectator_and_none_for_a_player(
+    weights, online_match, alice, spectator
+):
+    played(online_match, 4)
+    url = reverse("web:match", kwargs={"pk": online_match.pk})
+    pages = {}
+    for user in (spectator, alice.user):
+        client = Client()
+        client.force_login(user)
+        pages[user.username] = client.get(url).content.decode()
+    assert 'id="chances"' in pages["spectator"] and "js/chances.js" in pages["spectator"]
+    assert chances_url(online_match) in pages["spectator"]
+    assert 'id="chances"' not in pages["alice"] and "chances" not in pages["alice"].lower()
+
+
+def test_a_log_that_breaks_the_rules_stops_the_series_there(
+    weights, alice, bob, organiser, spectator, client_for
+):
+    match = played(unrated(alice, bob, organiser), 8)
+    turns = list(match.games.get(number=1).turns.order_by("ply"))
+    broken = turns[3]
+    broken.moves = ["1/0", "1/0"]
+    broken.save(update_fields=["moves"])
+    answer = client_for(spectator).get(chances_url(match))
+    assert answer.status_code == 200
+    assert [p["turn"] for p in answer.json()["points"]] == [0, *(t.ply for t in turns[:3])]
