@@ -299,7 +299,7 @@ def simulate(
     options: Options,
     starts: Sequence[tuple[int, int, int]],
     matches: int,
-    seed: int,
+    seed: int | Sequence[int],
 ) -> Array:
     """Play ``matches`` matches from each state (first mover's needs, the other's, game index)
     with outcomes drawn from ``rates``, all at once with numpy; the share the first mover won,
@@ -314,39 +314,50 @@ def simulate(
     )
     cumulative[:, -1] = 1.0 + 1e-12
     count = len(starts) * matches
-    needs = np.empty((count, 2), dtype=np.int64)
-    needs[:, 0] = np.repeat([a for a, _, _ in starts], matches)
-    needs[:, 1] = np.repeat([b for _, b, _ in starts], matches)
-    game = np.repeat([k for _, _, k in starts], matches).astype(np.int64)
-    starter = np.zeros(count, dtype=np.int64)  # 0 or 1; -1: an opening roll
-    winner = np.full(count, -1, dtype=np.int64)
-    live = np.arange(count)
-    each = 1 if options.tapa_tie == "one_each" else 0
-    while live.size:
-        first = starter[live]
+    # The live matches only, compacted after every game; ``origin`` is each one's row.
+    need = np.repeat([a for a, _, _ in starts], matches).astype(np.int32)
+    other = np.repeat([b for _, b, _ in starts], matches).astype(np.int32)
+    game = np.repeat([k for _, _, k in starts], matches).astype(np.int32)
+    starter = np.zeros(count, dtype=np.int8)  # side 0 or 1 moves first; -1: an opening roll
+    origin = np.arange(count)
+    won = np.zeros(count, dtype=bool)  # side 0 won the match
+    each = np.int32(1 if options.tapa_tie == "one_each" else 0)
+    replay = options.tapa_tie == "replay"
+    previous_winner = options.next_starter == "previous_winner"
+    while need.size:
+        first = starter.copy()
         rolled = first < 0
-        first[rolled] = rng.integers(0, 2, size=int(rolled.sum()))
-        u = rng.random(live.size)
-        column = (u[:, None] >= cumulative[game[live]]).sum(axis=1)
-        points = signed[column]
+        first[rolled] = rng.integers(0, 2, size=int(rolled.sum()), dtype=np.int8)
+        u = rng.random(need.size)
+        column = np.empty(need.size, dtype=np.int64)
+        for k in range(games):
+            here = game == k
+            column[here] = np.searchsorted(cumulative[k], u[here], side="right")
+        points = signed[column].astype(np.int32)
         tie = points == 0
-        won_by = np.where(points > 0, first, 1 - first)
+        zero_won = (points > 0) == (first == 0)  # side 0 won the game (unless a tie)
         gained = np.abs(points)
-        rows = live[~tie]
-        needs[rows, won_by[~tie]] -= gained[~tie]
-        next_starter = won_by if options.next_starter == "previous_winner" else -1
-        starter[live] = np.where(tie, -1, next_starter)
-        advance = ~tie | (options.tapa_tie != "replay")
-        if each:
-            needs[live[tie]] -= 1
-        game[live] = np.where(advance, (game[live] + 1) % games, game[live])
-        a, b = needs[live, 0], needs[live, 1]
-        over = (np.minimum(a, b) <= 0) & (a != b)
-        level = (np.minimum(a, b) <= 0) & (a == b)
-        needs[live[level]] = 1
-        winner[live[over]] = np.where(a[over] < b[over], 0, 1)
-        live = live[~over]
-    shares = (winner == 0).reshape(len(starts), matches).mean(axis=1)
+        need -= np.where(zero_won, gained, 0) + each * tie
+        other -= np.where(zero_won, 0, gained) + each * tie
+        follows = np.where(zero_won, 0, 1).astype(np.int8) if previous_winner else np.int8(-1)
+        starter = np.where(tie, np.int8(-1), follows).astype(np.int8)
+        game = np.where(tie & replay, game, (game + 1) % games).astype(np.int32)
+        low = np.minimum(need, other)
+        level = (low <= 0) & (need == other)
+        need[level] = 1
+        other[level] = 1
+        over = low <= 0
+        over &= ~level
+        won[origin[over]] = need[over] < other[over]
+        keep = ~over
+        need, other, game, starter, origin = (
+            need[keep],
+            other[keep],
+            game[keep],
+            starter[keep],
+            origin[keep],
+        )
+    shares = won.reshape(len(starts), matches).mean(axis=1)
     return np.asarray(shares, dtype=np.float64)
 
 

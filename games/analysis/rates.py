@@ -40,6 +40,8 @@ from .player import evaluate_plays
 
 MAX_POINTS = 3  # a triple (Tabla with tabla_triple) is the largest game value before the cube
 MAX_PLIES = 2000  # as in training: a locked Gjul Bara game is dropped unfinished
+# The rates measured by self-play of the networks (docs/analysis.md, "Match table").
+RATES_FILE = Path(__file__).with_name("rates.json")
 TOLERANCE = 1e-9
 
 
@@ -133,8 +135,26 @@ class Rates:
     def load(cls, path: str | Path) -> Rates:
         return cls.from_json(json.loads(Path(path).read_text()))
 
+    @classmethod
+    def merge(cls, parts: Sequence[Rates]) -> Rates:
+        """The variants of several measurements (one process per variant) in one; each part's
+        ``meta["variants"]`` says how its variants were measured."""
+        variants: dict[str, VariantRates] = {}
+        meta: dict[str, Any] = {"variants": {}}
+        for part in parts:
+            if set(variants) & set(part.variants):
+                raise ValueError(f"{sorted(set(variants) & set(part.variants))} measured twice")
+            variants.update(part.variants)
+            meta.update({k: v for k, v in part.meta.items() if k != "variants"})
+            meta["variants"].update(part.meta.get("variants", {}))
+        return cls(variants, meta)
+
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), indent=2, sort_keys=True) + "\n")
+        """Write the JSON file atomically (a run writes it again as it goes)."""
+        target = Path(path)
+        temporary = target.with_name(target.name + ".part")
+        temporary.write_text(json.dumps(self.to_json(), indent=2, sort_keys=True) + "\n")
+        temporary.replace(target)
 
 
 # --- measuring -------------------------------------------------------------------------------
@@ -187,14 +207,27 @@ def measure_variant(
     games: int,
     seed: int,
     options: Options = DEFAULT_OPTIONS,
-    progress: Callable[[int], None] | None = None,
+    report: Callable[[dict[str, Any]], None] | None = None,
+    every: int = 100,
 ) -> dict[str, Any]:
-    """``games`` games with white first and ``games`` with black first: counts by outcome (from
-    the first mover's view), by kind (single, mars, mother, ...), and the unfinished games."""
+    """``games`` games with white first and ``games`` with black first, alternating: counts by
+    outcome (from the first mover's view), by kind (single, mars, mother, ...), the unfinished
+    games and ``games_per_first_mover``. ``report`` sees the counts so far after every
+    ``every`` pairs of games (a run stopped then is the same as a shorter one)."""
     counts: dict[str, int] = {}
     kinds: dict[str, int] = {}
     by_first: dict[str, dict[str, int]] = {WHITE: {}, BLACK: {}}
     unfinished = 0
+
+    def found(pairs: int) -> dict[str, Any]:
+        return {
+            "counts": dict(counts),
+            "by_first": {side: dict(c) for side, c in by_first.items()},
+            "kinds": dict(kinds),
+            "unfinished": unfinished,
+            "games_per_first_mover": pairs,
+        }
+
     for index in range(2 * games):
         first = WHITE if index % 2 == 0 else BLACK
         rng = random.Random(f"{seed}:{variant}:{index}")
@@ -206,9 +239,10 @@ def measure_variant(
             counts[key] = counts.get(key, 0) + 1
             by_first[first][key] = by_first[first].get(key, 0) + 1
             kinds[result.kind] = kinds.get(result.kind, 0) + 1
-        if progress is not None:
-            progress(index + 1)
-    return {"counts": counts, "by_first": by_first, "kinds": kinds, "unfinished": unfinished}
+        pairs = (index + 1) // 2
+        if report is not None and index % 2 == 1 and pairs % every == 0 and pairs < games:
+            report(found(pairs))
+    return found(games)
 
 
 def load_network(folder: Path, variant: str, scratch: Path) -> Network:
@@ -226,10 +260,13 @@ def measure(
     variants: Sequence[str] = VARIANT_NAMES,
     options: Options = DEFAULT_OPTIONS,
     log: Callable[[str], None] | None = None,
+    checkpoint: Callable[[Rates], None] | None = None,
+    every: int = 100,
 ) -> Rates:
+    """Each variant's rates, by its network from ``weights`` (or random play), ``games`` games
+    per first mover; ``checkpoint`` sees the rates so far every ``every`` pairs of games."""
     measured: dict[str, VariantRates] = {}
     meta: dict[str, Any] = {
-        "games_per_first_mover": games,
         "seed": seed,
         "options": "defaults" if options == DEFAULT_OPTIONS else options.to_json(),
         "variants": {},
@@ -258,7 +295,20 @@ def measure(
             if log:
                 log(f"{variant}: weights not loaded ({network}); random play")
         start = time.monotonic()
-        found = measure_variant(variant, choose, games, seed, options)
+
+        def partial(
+            found: dict[str, Any],
+            variant: str = variant,
+            info: dict[str, Any] = info,
+            start: float = start,
+        ) -> None:
+            if checkpoint is not None:
+                so_far = {**info, **found, "seconds": round(time.monotonic() - start, 1)}
+                done = {**measured, variant: VariantRates.from_counts(found["counts"])}
+                variants = {**meta["variants"], variant: so_far}
+                checkpoint(Rates(done, {**meta, "variants": variants}))
+
+        found = measure_variant(variant, choose, games, seed, options, partial, every)
         info.update(found, seconds=round(time.monotonic() - start, 1))
         meta["variants"][variant] = info
         measured[variant] = VariantRates.from_counts(found["counts"])
@@ -281,13 +331,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", action="append", choices=VARIANT_NAMES)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--every", type=int, default=100, help="write --out so far every N games per first mover"
+    )
+    parser.add_argument(
+        "--merge", type=Path, nargs="+", help="merge these measured files into --out instead"
+    )
     args = parser.parse_args(argv)
+    if args.merge:
+        Rates.merge([Rates.load(path) for path in args.merge]).save(args.out)
+        return
     rates = measure(
         args.weights,
         args.games,
         args.seed,
         args.variant or VARIANT_NAMES,
         log=lambda line: print(line, file=sys.stderr, flush=True),
+        checkpoint=lambda partial: partial.save(args.out),
+        every=args.every,
     )
     rates.save(args.out)
 

@@ -90,3 +90,26 @@ def test_measuring_with_weights_reads_a_copy(tmp_path, monkeypatch):
     assert opened and not opened[0].startswith(str(weights))
     assert (weights / "tabla.npz").read_bytes() == before
     assert measure(weights, games=2, seed=1, variants=["tabla"]).variants == measured.variants
+
+
+def test_one_process_per_variant_merged(tmp_path):
+    from games.analysis.rates import main
+
+    main(["--games", "1", "--seed", "2", "--variant", "tabla", "--out", str(tmp_path / "a.json")])
+    main(["--games", "1", "--seed", "2", "--variant", "tapa", "--out", str(tmp_path / "b.json")])
+    out = tmp_path / "rates.json"
+    main(["--out", str(out), "--merge", str(tmp_path / "a.json"), str(tmp_path / "b.json")])
+    merged = Rates.load(out)
+    assert set(merged.variants) == {"tabla", "tapa"} and merged.meta["seed"] == 2
+    assert merged.meta["variants"]["tapa"]["games_per_first_mover"] == 1
+    with pytest.raises(ValueError, match="twice"):
+        Rates.merge([merged, Rates.load(tmp_path / "a.json")])
+
+
+def test_a_run_written_as_it_goes_is_a_shorter_run(tmp_path):
+    seen: list[Rates] = []
+    measure(None, games=3, seed=6, variants=["tapa"], checkpoint=seen.append, every=1)
+    assert [r.meta["variants"]["tapa"]["games_per_first_mover"] for r in seen] == [1, 2]
+    shorter = measure(None, games=2, seed=6, variants=["tapa"])
+    assert seen[1].variants == shorter.variants
+    assert seen[1].meta["variants"]["tapa"]["counts"] == shorter.meta["variants"]["tapa"]["counts"]
