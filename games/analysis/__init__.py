@@ -5,7 +5,11 @@ Pure Python and numpy beside the rules engine (games/engine), nothing of Django.
 - ``encode``: a position, seen by the side to move, as a float32 vector (docs/analysis.md);
 - ``net``: the network (one sigmoid hidden layer, three outputs), its gradient, TD(lambda)
   with eligibility traces, weights saved as .npz with their provenance;
-- ``train``: self-play training, ``python -m games.analysis.train --variant tapa --games N``.
+- ``train``: self-play training, ``python -m games.analysis.train --variant tapa --games N``;
+- ``rates``: each game's outcome rates from the first mover's view, measured by self-play
+  (``python -m games.analysis.rates``, kept in ``rates.json``);
+- ``match_table``: the exact match table of the cycling match from those rates, and a
+  position's match-winning chance.
 """
 
 import os

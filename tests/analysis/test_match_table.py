@@ -235,3 +235,17 @@ def test_the_cube_multiplies_the_game_and_the_crawford_game_has_none():
     assert cube.take == pytest.approx(match_chance(table, chances, 4, 4, 0, cube=2))
     # a strong favourite gains by doubling (cubeless later games)
     assert cube.take > cube.no_double
+
+
+def test_the_committed_rates_give_the_five_point_table():
+    from games.analysis.rates import RATES_FILE
+
+    measured = Rates.load(RATES_FILE)
+    for variant in CYCLE:
+        info = measured.meta["variants"][variant]
+        assert info["source"] == "self-play, 0-ply"
+        assert VariantRates.from_counts(info["counts"]) == measured[variant]
+    table = MatchTable(measured)
+    first = table.first[1:, 1:, :]
+    assert np.all(np.diff(first, axis=0) < 0) and np.all(np.diff(first, axis=1) > 0)
+    assert 0.4 < table.start() < 0.6
