@@ -8,7 +8,11 @@ Pure Python and numpy beside the rules engine (games/engine), nothing of Django.
 - ``player``: 0-ply play, every legal play's position after it evaluated in one batch;
 - ``train``: self-play training, ``python -m games.analysis.train --variant tapa --games N``;
 - ``opponents``: what bench/evaluator.py measures the networks against (pubeval for Tabla, a
-  heuristic player per game).
+  heuristic player per game);
+- ``rates``: each game's outcome rates from the first mover's view, measured by self-play
+  (``python -m games.analysis.rates``, kept in ``rates.json``);
+- ``match_table``: the exact match table of the cycling match from those rates, and a
+  position's match-winning chance.
 """
 
 import os
