@@ -1,0 +1,283 @@
+"""Issue 22, tested as a user would, counting the organiser's actions in the test itself: an
+8-player double elimination from an empty site to the podium, every result typed at the desk,
+in at most 40 actions and with no page load once the desk is open (a); a 12-player Swiss of 3
+rounds with each round's pairings and slips opened for printing, in at most 70 actions (c).
+Every click, fill, key press, selection, address typed, dialog answered and tab closed counts
+one: ``Actions`` counts them for every page, locator and keyboard of Playwright while it is on
+(what the test cannot count, a script's own clicks or events, it refuses). The counts are
+printed, and written in the README's organiser section (D119-D121)."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Dialog, ElementHandle, Frame, Keyboard, Locator, Mouse, Page, expect
+
+from tests.tournaments.factories import ClubFactory, UserFactory
+from tournaments.management.commands.demo_setup import rated_organisers_group
+from tournaments.models import Tournament, TournamentMatch
+
+pytestmark = pytest.mark.django_db
+
+DESKTOP = (1280, 800)
+PHONE = (390, 844)
+SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
+
+USER_ACTIONS = ("click", "dblclick", "tap", "fill", "type", "press", "press_sequentially",
+                "select_option", "check", "uncheck", "set_checked", "set_input_files", "clear")  # fmt: skip
+COUNTED: dict[type, tuple[str, ...]] = {
+    Page: (*USER_ACTIONS, "goto", "go_back", "go_forward", "reload", "close"),
+    Frame: (*USER_ACTIONS, "goto"),
+    Locator: USER_ACTIONS,
+    ElementHandle: USER_ACTIONS,
+    Keyboard: ("press", "type", "insert_text", "down"),
+    Mouse: ("click", "dblclick", "down"),
+    Dialog: ("accept", "dismiss"),
+}
+# What a user cannot do: the test may not do it behind the count's back.
+REFUSED: dict[type, tuple[str, ...]] = {
+    Page: ("dispatch_event", "set_content", "add_script_tag", "evaluate_handle"),
+    Frame: ("dispatch_event", "set_content", "add_script_tag", "evaluate_handle"),
+    Locator: ("dispatch_event", "evaluate", "evaluate_all", "evaluate_handle"),
+    ElementHandle: ("dispatch_event", "evaluate", "evaluate_handle"),
+}
+READS = {  # the only scripts the test runs in the page: they read, change nothing
+    "window.deskMarker",
+    "window.deskMarker = 1",  # a mark a page load would wipe out
+}
+
+
+class Actions:
+    """Counts every user action of Playwright's sync API while on (``with actions.on():``):
+    patched on the classes, so no page, frame, locator or keyboard escapes it."""
+
+    def __init__(self) -> None:
+        self.done: list[str] = []
+
+    @contextlib.contextmanager
+    def on(self) -> Iterator[Actions]:
+        saved: list[tuple[type, str, Any]] = []
+        for cls, names in COUNTED.items():
+            for name in names:
+                if not hasattr(cls, name):  # e.g. a page has no press_sequentially
+                    continue
+                original = getattr(cls, name)
+                saved.append((cls, name, original))
+                setattr(cls, name, self._counted(cls.__name__, name, original))
+        for cls, names in REFUSED.items():
+            for name in names:
+                if not hasattr(cls, name):
+                    continue
+                saved.append((cls, name, getattr(cls, name)))
+                setattr(cls, name, self._refused(cls.__name__, name))
+        for cls in (Page, Frame):
+            original = cls.evaluate
+            saved.append((cls, "evaluate", original))
+            setattr(cls, "evaluate", self._reads(original))
+        try:
+            yield self
+        finally:
+            for cls, name, original in reversed(saved):
+                setattr(cls, name, original)
+
+    def _counted(self, owner: str, name: str, original: Any) -> Any:
+        def action(target: Any, *args: Any, **kwargs: Any) -> Any:
+            what = ", ".join(str(a).replace("\n", " / ")[:40] for a in args)
+            self.done.append(f"{owner}.{name}({what})")
+            return original(target, *args, **kwargs)
+
+        return action
+
+    @staticmethod
+    def _refused(owner: str, name: str) -> Any:
+        def refused(*_args: Any, **_kwargs: Any) -> Any:
+            raise AssertionError(f"{owner}.{name} is no user's action: the count cannot see it")
+
+        return refused
+
+    @staticmethod
+    def _reads(original: Any) -> Any:
+        def evaluate(target: Any, expression: str, *args: Any, **kwargs: Any) -> Any:
+            assert expression in READS, f"not a read of the page: {expression}"
+            return original(target, expression, *args, **kwargs)
+
+        return evaluate
+
+    @property
+    def count(self) -> int:
+        return len(self.done)
+
+
+class Loads:
+    """The main frame's navigations and page loads of ``page`` from ``start()`` on."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.navigations: list[str] = []
+        self.loads: list[str] = []
+        self.counting = False
+        page.on("framenavigated", self._navigated)
+        page.on("load", lambda _page: self.counting and self.loads.append(page.url))
+
+    def _navigated(self, frame: Frame) -> None:
+        if self.counting and frame == self.page.main_frame:
+            self.navigations.append(frame.url)
+
+    def start(self) -> None:
+        self.counting = True
+        self.page.evaluate("window.deskMarker = 1")
+
+
+@pytest.fixture
+def organiser(db):
+    """An organiser as staff make one: in the group of rated tournaments' organisers, with the
+    permission to enter players (as the demo's organisers have), no player of their own."""
+    user = UserFactory(username="club-organiser")
+    user.groups.add(rated_organisers_group())
+    return user
+
+
+def log_in_and_new(page: Page, base: str, username: str) -> None:
+    """From the site's tournaments page, logged out, to the new-tournament form."""
+    page.goto(f"{base}/tournaments/")
+    page.locator(".site-nav").get_by_role("link", name="Log in").click()
+    page.locator("input[name=username]").fill(username)
+    page.locator("input[name=password]").fill("password")
+    page.locator("input[name=password]").press("Enter")
+    page.wait_for_url(f"{base}/tournaments/")
+    page.get_by_role("link", name="New tournament").click()
+    page.wait_for_url(f"{base}/tournaments/new/")
+
+
+def create_and_start(page: Page, name: str, fmt: str, players: list[str], **numbers: int) -> None:
+    page.locator("input[name=name]").fill(name)
+    page.locator("select[name=format]").select_option(fmt)
+    for field, value in numbers.items():
+        page.locator(f"input[name={field}]").fill(str(value))
+    page.locator("textarea[name=players]").fill("\n".join(players))
+    page.get_by_role("button", name="Create and start").click()
+    page.wait_for_url(re.compile(r".*/tournaments/\d+/desk/$"))
+
+
+FOCUSED = "form[data-score] input[name=score]:focus"
+
+
+def type_score(page: Page, won: int, lost: int) -> str:
+    """Type a score in the field where the cursor is (the desk put it on the next open table)
+    and press Enter; wait until the desk shows the match among the finished ones."""
+    field = page.locator(FOCUSED)
+    expect(field).to_have_count(1)
+    key = field.locator("xpath=ancestor::li[@data-key]").get_attribute("data-key")
+    field.fill(f"{won}-{lost}")
+    page.keyboard.press("Enter")
+    page.locator(f'.desk-finished li.desk-match.done[data-key="{key}"]').wait_for()
+    return str(key)
+
+
+def report(name: str, size: tuple[int, int], actions: Actions, limit: int, **more: Any) -> None:
+    label = "phone" if size == PHONE else "desktop"
+    extra = "".join(f", {k.replace('_', ' ')}: {v}" for k, v in more.items())
+    print(f"\n{name} at {label} {size[0]}x{size[1]}: {actions.count} actions (at most {limit}){extra}")
+    for number, action in enumerate(actions.done, start=1):
+        print(f"  {number:2d}. {action}")
+
+
+# --- (a) an 8-player double elimination -------------------------------------------------------
+
+DOUBLE_LIST = [
+    "Ilija Stojanov, 1750",
+    "Marija Dimitrova, 1700",
+    "Nikola Jovanov, 1650",
+    "Elena Kostova, 1600",
+    "Petar Novak, 1550",
+    "Sara Kovač, 1500",
+    "Ana Petrovska, 1800",
+    "Boris Ivanov, 1300",
+]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_double_elimination_from_an_empty_site_to_the_podium_in_40_actions(
+    live_server, new_page, organiser, size
+):
+    ClubFactory(name="Struga Tabla Club")  # the only club: the new tournament's club
+    page, console = new_page(*size)
+    loads = Loads(page)
+    actions = Actions()
+    with actions.on():
+        log_in_and_new(page, live_server.url, organiser.username)
+        create_and_start(page, "Friday Double", "double_elimination", DOUBLE_LIST)
+        cup = Tournament.objects.get(name="Friday Double")
+        assert (cup.status, cup.entries.count(), cup.grand_final_reset) == ("running", 8, True)
+        top = TournamentMatch.objects.get(tournament=cup, key="W1-1")
+        assert top.entry_one.player.display_name == "Ana Petrovska", "seeded by rating"
+        assert top.entry_two.player.display_name == "Boris Ivanov"
+        loads.start()
+
+        entered = []
+        while page.locator(".desk-open form[data-score]").count():
+            entered.append(type_score(page, cup.match_length, len(entered) % cup.match_length))
+        podium = page.locator(".desk [data-podium]")
+        podium.wait_for()
+
+    cup.refresh_from_db()
+    assert cup.status == "finished" and len(entered) == 14 and entered[-1] == "GF"
+    champion = TournamentMatch.objects.get(tournament=cup, key="GF").winner.player.display_name
+    expect(podium.locator('[data-place="1"] .podium-names')).to_have_text(champion)
+    expect(page.locator("[data-next-step]").get_by_role("link")).to_have_attribute(
+        "href", f"/tournaments/{cup.pk}/"
+    )
+    assert loads.loads == [] and loads.navigations == [], "no page load once the desk is open"
+    assert page.evaluate("window.deskMarker") == 1
+    report("(a) 8-player double elimination", size, actions, 40, page_loads_at_the_desk=0)
+    assert actions.count <= 40
+    assert console.errors == []
+
+
+# --- (c) a 12-player Swiss of 3 rounds, printed -----------------------------------------------
+
+SWISS_LIST = [f"Swiss Player {i:02d}, {1900 - 25 * i}" for i in range(1, 13)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_swiss_of_three_rounds_printed_in_70_actions(live_server, new_page, organiser, size):
+    ClubFactory(name="Struga Tabla Club")
+    page, console = new_page(*size)
+    loads = Loads(page)
+    actions = Actions()
+    with actions.on():
+        log_in_and_new(page, live_server.url, organiser.username)
+        create_and_start(page, "Thursday Swiss", "swiss", SWISS_LIST, swiss_rounds=3)
+        swiss = Tournament.objects.get(name="Thursday Swiss")
+        assert (swiss.status, swiss.entries.count(), swiss.swiss_rounds) == ("running", 12, 3)
+        loads.start()
+
+        for number in (1, 2, 3):
+            with page.context.expect_page() as opened:
+                page.locator(f'[data-print-round="{number}"]').click()
+            sheet = opened.value
+            sheet.wait_for_load_state()
+            expect(sheet.locator("[data-pairings] tbody tr")).to_have_count(6)
+            expect(sheet.locator("[data-slip]")).to_have_count(6)
+            expect(sheet.get_by_role("button", name="Print")).to_be_visible()
+            sheet.close()  # printed: back to the desk, still open in its own tab
+
+            for _table in range(6):
+                type_score(page, swiss.match_length, 1)
+            if number < 3:
+                page.locator("[data-pair-here]").get_by_role(
+                    "button", name=f"Pair round {number + 1}"
+                ).click()
+                page.locator(f'[data-print-round="{number + 1}"]').wait_for()
+        page.locator(".desk [data-podium]").wait_for()
+
+    swiss.refresh_from_db()
+    assert swiss.status == "finished" and swiss.current_round == 3
+    assert loads.loads == [] and loads.navigations == [], "the desk stayed open throughout"
+    report("(c) 12-player Swiss of 3 rounds, printed", size, actions, 70, page_loads_at_the_desk=0)
+    assert actions.count <= 70
+    assert console.errors == []
