@@ -347,6 +347,26 @@
   }
   focusFirstScore();
 
+  // A round's print page opens in a tab of its own: the cursor goes back to the open tables,
+  // where the organiser types the results once the slips are printed.
+  desk.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-print-round][target]");
+    if (!link) return;
+    window.setTimeout(function () {
+      if (document.activeElement === link) link.blur();
+      focusFirstScore();
+    }, 0);
+  });
+
+  // A reported result confirmed or overridden from the queue (data-answer): the tab's
+  // fragment comes in without a page load, the match among the finished ones (D121).
+  document.addEventListener("desk:done", function (event) {
+    var source = event.detail.source;
+    if (!source.matches || !source.matches("[data-answer]") || !desk.contains(source)) return;
+    focusNext = true;
+    refresh();
+  });
+
   // "Pair round N" on the Results tab: the new round's tables come in, the cursor on the first.
   document.addEventListener("desk:done", function (event) {
     var form = event.detail.source;

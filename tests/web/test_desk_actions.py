@@ -1,7 +1,10 @@
 """Issue 22, tested as a user would, counting the organiser's actions in the test itself: an
 8-player double elimination from an empty site to the podium, every result typed at the desk,
-in at most 40 actions and with no page load once the desk is open (a); a 12-player Swiss of 3
-rounds with each round's pairings and slips opened for printing, in at most 70 actions (c).
+in at most 40 actions and with no page load once the desk is open (a); six results of the same
+tournament coming from the tables with the slips' codes, on two phones, one pair disagreeing and
+the desk overriding, each shown on the open desk within 2 s without a reload (b); a 12-player
+Swiss of 3 rounds with each round's pairings and slips opened for printing, in at most 70
+actions (c).
 Every click, fill, key press, selection, address typed, dialog answered and tab closed counts
 one: ``Actions`` counts them for every page, locator and keyboard of Playwright while it is on
 (what the test cannot count, a script's own clicks or events, it refuses). The counts are
@@ -11,13 +14,18 @@ from __future__ import annotations
 
 import contextlib
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Dialog, ElementHandle, Frame, Keyboard, Locator, Mouse, Page, expect
 
 from tests.tournaments.factories import ClubFactory, UserFactory
+from tests.web.asgi_server import asgi_url
+from tests.web.helpers import log_in
+from tests.web.test_desk_play import running
 from tournaments.management.commands.demo_setup import rated_organisers_group
 from tournaments.models import Tournament, TournamentMatch
 
@@ -27,8 +35,10 @@ DESKTOP = (1280, 800)
 PHONE = (390, 844)
 SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
 
-USER_ACTIONS = ("click", "dblclick", "tap", "fill", "type", "press", "press_sequentially",
-                "select_option", "check", "uncheck", "set_checked", "set_input_files", "clear")  # fmt: skip
+USER_ACTIONS = (
+    *("click", "dblclick", "tap", "fill", "type", "press", "press_sequentially"),
+    *("select_option", "check", "uncheck", "set_checked", "set_input_files", "clear"),
+)
 COUNTED: dict[type, tuple[str, ...]] = {
     Page: (*USER_ACTIONS, "goto", "go_back", "go_forward", "reload", "close"),
     Frame: (*USER_ACTIONS, "goto"),
@@ -77,7 +87,7 @@ class Actions:
         for cls in (Page, Frame):
             original = cls.evaluate
             saved.append((cls, "evaluate", original))
-            setattr(cls, "evaluate", self._reads(original))
+            cls.evaluate = self._reads(original)  # type: ignore[method-assign]
         try:
             yield self
         finally:
@@ -181,7 +191,9 @@ def type_score(page: Page, won: int, lost: int) -> str:
 def report(name: str, size: tuple[int, int], actions: Actions, limit: int, **more: Any) -> None:
     label = "phone" if size == PHONE else "desktop"
     extra = "".join(f", {k.replace('_', ' ')}: {v}" for k, v in more.items())
-    print(f"\n{name} at {label} {size[0]}x{size[1]}: {actions.count} actions (at most {limit}){extra}")
+    print(
+        f"\n{name} at {label} {size[0]}x{size[1]}: {actions.count} actions (at most {limit}){extra}"
+    )
     for number, action in enumerate(actions.done, start=1):
         print(f"  {number:2d}. {action}")
 
@@ -236,6 +248,131 @@ def test_a_double_elimination_from_an_empty_site_to_the_podium_in_40_actions(
     report("(a) 8-player double elimination", size, actions, 40, page_loads_at_the_desk=0)
     assert actions.count <= 40
     assert console.errors == []
+
+
+# --- (b) six results from the tables, on the open desk ----------------------------------------
+
+PHONE_CONTEXT = {"has_touch": True, "is_mobile": True}
+SHOWN_WITHIN = 2.0  # seconds: a result from the tables on the open desk
+
+
+def print_codes(desk: Page, link: Locator) -> dict[str, list[str]]:
+    """Open a round's print page from the desk (a tab of its own), read each slip's two codes
+    as a player reads theirs, and close it."""
+    with desk.context.expect_page() as opened:
+        link.click()
+    sheet = opened.value
+    slips = sheet.locator("article.slip[data-slip]")
+    slips.first.wait_for()
+    codes = {}
+    for i in range(slips.count()):
+        slip = slips.nth(i)
+        codes[str(slip.get_attribute("data-slip"))] = slip.locator(
+            ".report-code-value"
+        ).all_inner_texts()
+    sheet.close()
+    return codes
+
+
+def on_desk(desk: Page, locator: Locator, what: str, timings: list[str]) -> None:
+    """``locator`` shows on the open desk within SHOWN_WITHIN of now."""
+    began = time.monotonic()
+    expect(locator).to_be_visible(timeout=SHOWN_WITHIN * 1000)
+    timings.append(f"{what}: {time.monotonic() - began:.2f} s")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("size", SIZES)
+def test_b_results_from_the_tables_show_on_the_open_desk(pushed, new_page, size):
+    cup = running(8, format="double_elimination")
+    base = asgi_url()
+    desk, desk_console = new_page(*size)
+    sockets: list[Any] = []
+    desk.on("websocket", lambda socket: sockets.append(socket))
+    path = reverse("tournaments_web:desk", kwargs={"pk": cup.pk}) + "?tab=results"
+    log_in(desk, base, cup.created_by.username, path)
+    for _ in range(100):  # the desk follows its tournament over its socket
+        if any("/ws/tournaments/" in socket.url for socket in sockets):
+            break
+        time.sleep(0.05)
+    loads = Loads(desk)
+    loads.start()
+    codes = print_codes(desk, desk.locator('[data-print-round="1"]'))
+    assert sorted(codes) == ["W1-1", "W1-2", "W1-3", "W1-4"]
+
+    first, first_console = new_page(*PHONE, **PHONE_CONTEXT)  # the slip's first player
+    second, second_console = new_page(*PHONE, **PHONE_CONTEXT)  # the second player
+    timings: list[str] = []
+    queue = desk.locator(".desk-queue")
+    finished = desk.locator(".desk-finished")
+
+    def from_the_tables(key: str, one: int, two: int, seen: tuple[int, int] | None = None) -> None:
+        code_one, code_two = codes[key]
+        first.goto(f"{base}/r/{code_one}/")
+        form = first.locator("[data-report-form]")
+        form.locator("input[name=score_one]").fill(str(one))
+        form.locator("input[name=score_two]").fill(str(two))
+        form.get_by_role("button", name="Report the score").click()
+        first.locator("[data-waiting]").wait_for()
+        item = queue.locator("li.desk-report", has=desk.locator(f'.desk-key:text-is("{key}")'))
+        on_desk(desk, item, f"{key} reported", timings)
+        second.goto(f"{base}/r/{code_two}/")
+        if seen is None:
+            second.get_by_role("button", name="Confirm").click()
+            second.locator("[data-done]").wait_for()
+            on_desk(
+                desk,
+                finished.locator(f'li.desk-match[data-key="{key}"]'),
+                f"{key} confirmed",
+                timings,
+            )
+            return
+        second.locator("summary", has_text="not right").click()
+        dispute = second.locator("[data-dispute-form]")
+        dispute.locator("input[name=score_one]").fill(str(seen[0]))
+        dispute.locator("input[name=score_two]").fill(str(seen[1]))
+        dispute.get_by_role("button", name="Send to the desk").click()
+        second.locator("[data-disputed]").wait_for()
+        on_desk(desk, item.locator(".badge.status-disputed"), f"{key} disputed", timings)
+        expect(item.locator("[data-disputed-score]")).to_contain_text(f"{seen[0]}–{seen[1]}")
+
+    from_the_tables("W1-1", 3, 1)
+    from_the_tables("W1-2", 0, 3)
+    from_the_tables("W1-3", 3, 2)
+    from_the_tables("W1-4", 3, 0, seen=(1, 3))  # one pair disagrees: the desk decides
+    item = queue.locator("li.desk-report")
+    item.locator("summary", has_text="Override").click()
+    override = item.locator("form[data-override]")
+    override.locator('input[name="score_one"]').fill("1")
+    override.locator('input[name="score_two"]').fill("3")
+    override.get_by_role("button", name="Count this result").click()
+    desk.locator("[data-queue-empty]").wait_for()
+    expect(finished.locator('li.desk-match[data-key="W1-4"] .desk-final')).to_have_text("1–3")
+
+    # The next round's slips, printed from the open desk; two more results from the tables.
+    for link in desk.locator(".desk-open [data-print-round]").all():
+        codes |= print_codes(desk, link)
+    from_the_tables("W2-1", 3, 1)
+    from_the_tables("L1-1", 1, 3)
+
+    done = TournamentMatch.objects.filter(tournament=cup, status="done")
+    assert sorted(done.values_list("key", flat=True)) == [
+        "L1-1",
+        "W1-1",
+        "W1-2",
+        "W1-3",
+        "W1-4",
+        "W2-1",
+    ]
+    assert [(m.score_one, m.score_two) for m in done.order_by("key")] == [
+        (1, 3), (3, 1), (0, 3), (3, 2), (1, 3), (3, 1)
+    ]  # fmt: skip
+    label = "phone" if size == PHONE else "desktop"
+    print(f"\n(b) results from the tables on the open desk at {label}: " + "; ".join(timings))
+    assert loads.loads == [] and loads.navigations == [], "the desk was never reloaded"
+    assert desk.evaluate("window.deskMarker") == 1
+    assert desk_console.errors == [] and first_console.errors == []
+    assert second_console.errors == []
 
 
 # --- (c) a 12-player Swiss of 3 rounds, printed -----------------------------------------------
