@@ -367,6 +367,15 @@
     refresh();
   });
 
+  // The last result in: the podium the tab now opens with comes into view (D121).
+  var podiumShown = !!desk.querySelector("[data-podium]");
+  desk.addEventListener("desk:updated", function () {
+    var podium = desk.querySelector("[data-podium]");
+    if (!podium || podiumShown) return;
+    podiumShown = true;
+    podium.scrollIntoView({ block: "start" });
+  });
+
   // "Pair round N" on the Results tab: the new round's tables come in, the cursor on the first.
   document.addEventListener("desk:done", function (event) {
     var form = event.detail.source;

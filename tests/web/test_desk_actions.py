@@ -55,8 +55,10 @@ REFUSED: dict[type, tuple[str, ...]] = {
     Locator: ("dispatch_event", "evaluate", "evaluate_all", "evaluate_handle"),
     ElementHandle: ("dispatch_event", "evaluate", "evaluate_handle"),
 }
+SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
 READS = {  # the only scripts the test runs in the page: they read, change nothing
     "window.deskMarker",
+    SIDEWAYS,
     "window.deskMarker = 1",  # a mark a page load would wipe out
 }
 
@@ -214,7 +216,7 @@ DOUBLE_LIST = [
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_double_elimination_from_an_empty_site_to_the_podium_in_40_actions(
-    live_server, new_page, organiser, size
+    live_server, new_page, artifacts, organiser, size
 ):
     ClubFactory(name="Struga Tabla Club")  # the only club: the new tournament's club
     page, console = new_page(*size)
@@ -245,9 +247,49 @@ def test_a_double_elimination_from_an_empty_site_to_the_podium_in_40_actions(
     )
     assert loads.loads == [] and loads.navigations == [], "no page load once the desk is open"
     assert page.evaluate("window.deskMarker") == 1
+    label = "phone" if size == PHONE else "desktop"
+    page.screenshot(path=str(artifacts / f"actions-double-{label}-podium.png"))  # as seen
+    assert page.evaluate(SIDEWAYS) <= 0, "the finished desk scrolls sideways"
     report("(a) 8-player double elimination", size, actions, 40, page_loads_at_the_desk=0)
     assert actions.count <= 40
     assert console.errors == []
+
+
+def test_a_wrong_line_of_the_list_stops_create_and_start_before_anything_exists(
+    live_server, new_page, organiser
+):
+    """The list is checked before the tournament is created (D120): a club nobody knows is
+    named, nothing is created, and the form says which line."""
+    ClubFactory(name="Struga Tabla Club")
+    page, console = new_page(*PHONE)
+    log_in_and_new(page, live_server.url, organiser.username)
+    page.locator("input[name=name]").fill("Typo Cup")
+    page.locator("textarea[name=players]").fill("Ana Petrovska, 1800\nBoris Ivanov, Nowhere, 1500")
+    page.get_by_role("button", name="Create and start").click()
+    error = page.locator(".form-submit [data-error]:not([hidden])")
+    expect(error).to_contain_text("line 2 (Boris Ivanov): unknown club “Nowhere”")
+    assert not Tournament.objects.filter(name="Typo Cup").exists()
+    assert page.url.endswith("/tournaments/new/")
+    # Without the club the list goes in, and the tournament starts with both players.
+    page.locator("textarea[name=players]").fill("Ana Petrovska, 1800\nBoris Ivanov, 1500")
+    page.get_by_role("button", name="Create and start").click()
+    page.wait_for_url(re.compile(r".*/tournaments/\d+/desk/$"))
+    cup = Tournament.objects.get(name="Typo Cup")
+    assert (cup.status, cup.entries.count()) == ("running", 2)
+    assert console.errors == []
+
+
+def test_the_players_box_is_for_those_who_may_enter_players(client, organiser):
+    """Only an organiser of players gets the list and Create and start; another user's form
+    is as before (the desk's list is theirs alone, too)."""
+    new = reverse("tournaments_web:new")
+    client.force_login(UserFactory(username="member"))
+    html = client.get(new).content.decode()
+    assert 'name="players"' not in html and "Create and start" not in html
+    client.force_login(organiser)
+    html = client.get(new).content.decode()
+    assert 'name="players"' in html and "data-create-start" in html
+    assert 'id="new-tournament-players"' in html and "tournament-new.js" in html
 
 
 # --- (b) six results from the tables, on the open desk ----------------------------------------
