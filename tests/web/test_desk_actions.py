@@ -329,14 +329,20 @@ def test_b_results_from_the_tables_show_on_the_open_desk(pushed, new_page, size)
     cup = running(8, format="double_elimination")
     base = asgi_url()
     desk, desk_console = new_page(*size)
-    sockets: list[Any] = []
-    desk.on("websocket", lambda socket: sockets.append(socket))
+    hello: list[Any] = []  # the frames of the tournament's socket: the first is its hello
+
+    def follow(socket: Any) -> None:
+        if "/ws/tournaments/" in socket.url:
+            socket.on("framereceived", lambda payload: hello.append(payload))
+
+    desk.on("websocket", follow)
     path = reverse("tournaments_web:desk", kwargs={"pk": cup.pk}) + "?tab=results"
     log_in(desk, base, cup.created_by.username, path)
-    for _ in range(100):  # the desk follows its tournament over its socket
-        if any("/ws/tournaments/" in socket.url for socket in sockets):
+    for _ in range(200):  # the desk follows its tournament over its socket, once subscribed
+        if hello:
             break
-        time.sleep(0.05)
+        desk.wait_for_timeout(50)  # Playwright hands over the events while it waits
+    assert hello, "the desk's socket said hello"
     loads = Loads(desk)
     loads.start()
     codes = print_codes(desk, desk.locator('[data-print-round="1"]'))
