@@ -370,6 +370,12 @@
   // The last result in: the podium the tab now opens with comes into view (D121).
   var podiumShown = !!desk.querySelector("[data-podium]");
   desk.addEventListener("desk:updated", function () {
+    var now = desk.querySelector("[data-status-now]");
+    var badge = document.querySelector("[data-desk-status]");
+    if (now && badge && badge.textContent !== now.dataset.label) {
+      badge.className = "badge status-" + now.dataset.statusNow; // "finished" once it is
+      badge.textContent = now.dataset.label;
+    }
     var podium = desk.querySelector("[data-podium]");
     if (!podium || podiumShown) return;
     podiumShown = true;

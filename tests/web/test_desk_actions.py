@@ -242,6 +242,7 @@ def test_a_double_elimination_from_an_empty_site_to_the_podium_in_40_actions(
     assert cup.status == "finished" and len(entered) == 14 and entered[-1] == "GF"
     champion = TournamentMatch.objects.get(tournament=cup, key="GF").winner.player.display_name
     expect(podium.locator('[data-place="1"] .podium-names')).to_have_text(champion)
+    expect(page.locator("[data-desk-status]")).to_have_text("finished")
     expect(page.locator("[data-next-step]").get_by_role("link")).to_have_attribute(
         "href", f"/tournaments/{cup.pk}/"
     )
