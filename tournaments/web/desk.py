@@ -206,7 +206,6 @@ def new_tournament_list(user: User) -> dict[str, Any] | None:
 NEW_LIST_TEXT = {
     "createdNot": _("The tournament was created, but: %(error)s"),
     "toDesk": _("Go on at its desk"),
-    "working": _("Creating the tournament…"),
 }
 
 
