@@ -167,4 +167,5 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     if (response := _login_first(request)) is not None:
         return response
     form = web.desk_settings.settings_form(user=request.user, tournament=None)
-    return render(request, "tournaments/new.html", {"form": form})
+    players = web.desk.new_tournament_list(request.user)
+    return render(request, "tournaments/new.html", {"form": form, "players_list": players})

@@ -413,6 +413,28 @@
     });
   }
 
+  // Creates the list's new players in one call and enters everybody in another (D37).
+  function enterRows(toEnter, entriesBulk) {
+    var fresh = toEnter.filter(function (row) { return row.state === "new"; });
+    var created = fresh.length ? api("POST", data.playersBulk, {
+      players: fresh.map(function (row) {
+        var player = { display_name: row.name, club: row.club ? row.club.id : null };
+        if (row.rating !== null) player.rating = row.rating;
+        return player;
+      })
+    }) : Promise.resolve({ ok: true, data: [] });
+    return created.then(function (answer) {
+      if (!answer.ok) throw new Error(byLine(errorOf(answer), fresh));
+      answer.data.forEach(function (player, index) { fresh[index].player = player; });
+      var ids = toEnter.map(function (row) { return row.player.id; });
+      return api("POST", entriesBulk, withLatePoints({ players: ids })).then(function (entered) {
+        if (entered.ok) return entered.data;
+        var message = byLine(errorOf(entered), toEnter);
+        throw new Error(fresh.length ? say("createdListNotEntered", { error: message }) : message);
+      });
+    });
+  }
+
   function initList() {
     var panel = document.querySelector("[data-player-list]");
     if (!panel) return;
@@ -450,25 +472,10 @@
 
     function enterList() {
       var toEnter = rows.filter(function (row) { return row.state === "new" || row.state === "known"; });
-      var fresh = toEnter.filter(function (row) { return row.state === "new"; });
       hideError(panel);
       enter.disabled = true;
-      var created = fresh.length ? api("POST", data.playersBulk, {
-        players: fresh.map(function (row) {
-          var player = { display_name: row.name, club: row.club ? row.club.id : null };
-          if (row.rating !== null) player.rating = row.rating;
-          return player;
-        })
-      }) : Promise.resolve({ ok: true, data: [] });
-      created.then(function (answer) {
-        if (!answer.ok) throw new Error(byLine(errorOf(answer), fresh));
-        answer.data.forEach(function (player, index) { fresh[index].player = player; });
-        var ids = toEnter.map(function (row) { return row.player.id; });
-        return api("POST", data.entriesBulk, withLatePoints({ players: ids })).then(function (entered) {
-          if (entered.ok) { reloadFocusing("[data-player-list] textarea"); return; }
-          var message = byLine(errorOf(entered), toEnter);
-          throw new Error(fresh.length ? say("createdListNotEntered", { error: message }) : message);
-        });
+      enterRows(toEnter, data.entriesBulk).then(function () {
+        reloadFocusing("[data-player-list] textarea");
       }).catch(function (error) {
         showError(panel, error.message);
       }).finally(function () {
@@ -572,6 +579,33 @@
     node.hidden = false;
     node.scrollIntoView({ block: "nearest" });
   }
+
+  // --- a list given with a new tournament (D120) -------------------------------------------
+  //
+  // window.TablaPlayerList for static/js/tournament-new.js: check(config, content) reads and
+  // looks up a list as "Check the list" does (config as the desk's #desk-registration, with no
+  // tournament yet), resolving with its rows or rejecting with the lines in error; enter(rows,
+  // url) then enters them into the tournament just created, as "Enter the players" does.
+  function checkList(config, content) {
+    data = config;
+    text = config.text || {};
+    var rows = parseList(content);
+    if (!rows.length) return Promise.reject(new Error(say("empty")));
+    return lookUpAll(rows).then(function () {
+      var bad = rows.filter(function (row) { return row.errors.length; });
+      if (bad.length) {
+        throw new Error(bad.map(function (row) {
+          return say("line", { line: row.line }) + " (" + row.name + "): " + row.errors.join("; ");
+        }).join(" \u00b7 "));
+      }
+      return rows;
+    });
+  }
+
+  window.TablaPlayerList = {
+    check: checkList,
+    enter: function (rows, url) { return enterRows(rows, url); }
+  };
 
   function init() {
     var node = document.getElementById("desk-registration");

@@ -9,7 +9,9 @@
 //           data-confirm="Start the tournament?">Start</button>
 //
 // A field's data-type says how its value goes into the JSON body: "int", "float", "bool" (a
-// checkbox), "json", "lines" (a textarea, one item a line), or text (the default). Empty fields
+// checkbox), "json", "lines" (a textarea, one item a line), "score" (a match's final score in
+// one field, "5-3", "5 3" or "5:3", sent as score_one and score_two; its data-format-error is
+// the message for anything else), or text (the default). Empty fields
 // are left out unless they carry data-keep-empty (then null). A field named "a.b" fills
 // {"a": {"b": ...}}. data-next is "reload" (the default), "none", or a URL in which "{id}" is
 // replaced by the answer's id. An error answer's message is shown in the form's [data-error]
@@ -33,11 +35,21 @@
     if (type === "int") return parseInt(raw, 10);
     if (type === "float") return parseFloat(raw);
     if (type === "json") return JSON.parse(raw);
+    if (type === "score") return scoreValue(field, raw);
     if (type === "lines") {
       return raw.split(/\r?\n/).map(function (line) { return line.trim(); })
         .filter(function (line) { return line !== ""; });
     }
     return raw;
+  }
+
+  // A final score typed in one field: two numbers apart by "-", "–", ":", "/" or spaces.
+  var SCORE = /^\s*(\d{1,3})\s*(?:[-\u2013:/]|\s)\s*(\d{1,3})\s*$/;
+
+  function scoreValue(field, raw) {
+    var found = SCORE.exec(raw);
+    if (!found) throw new Error(field.dataset.formatError || "5-3");
+    return { score_one: parseInt(found[1], 10), score_two: parseInt(found[2], 10) };
   }
 
   function put(body, name, value) {
@@ -60,13 +72,19 @@
       try {
         value = fieldValue(field);
       } catch (error) {
+        if (field.dataset.type === "score") throw error; // its message names the field
         throw new Error((field.dataset.label || field.name) + ": " + error.message);
       }
       if (value === undefined || (typeof value === "number" && isNaN(value))) {
         if (field.dataset.keepEmpty === undefined) return;
         value = null;
       }
-      put(body, field.name, value);
+      if (field.dataset.type === "score") {
+        put(body, "score_one", value.score_one);
+        put(body, "score_two", value.score_two);
+      } else {
+        put(body, field.name, value);
+      }
     });
     return body;
   }
@@ -241,7 +259,7 @@
 
   function scoreInputs() {
     return Array.prototype.filter.call(
-      desk.querySelectorAll(".desk-open form[data-score] input[name=score_one]"),
+      desk.querySelectorAll(".desk-open form[data-score] input[name=score]"),
       function (input) { return !pinned[rowOf(input).dataset.key]; });
   }
 
@@ -254,15 +272,9 @@
     next.focus();
   }
 
-  // Enter in the first score with the second still empty goes on to the second.
-  desk.addEventListener("keydown", function (event) {
-    if (event.key !== "Enter" || !event.target.matches("form[data-score] input[name=score_one]")) return;
-    var two = event.target.form.elements.score_two;
-    if (two && two.value === "") { event.preventDefault(); two.focus(); }
-  });
-
   function savedRow(row, form, data) {
-    var one = form.elements.score_one.value, two = form.elements.score_two.value;
+    var score = formBody(form); // the score as saved, from its one field
+    var one = score.score_one, two = score.score_two;
     var text = words();
     var original = form.cloneNode(true);
     original.dataset.api = form.dataset.correctUrl;
@@ -305,16 +317,15 @@
       window.clearTimeout(timer);
       row.textContent = "";
       row.classList.remove("saved");
-      original.elements.score_one.value = one;
-      original.elements.score_two.value = two;
+      original.elements.score.value = one + "-" + two;
       var note = document.createElement("p");
       note.className = "small muted";
       note.setAttribute("data-undo-note", "");
       note.textContent = text.undoNote;
       row.appendChild(original);
       row.appendChild(note);
-      original.elements.score_one.focus();
-      original.elements.score_one.select();
+      original.elements.score.focus();
+      original.elements.score.select();
     });
   }
 
@@ -325,6 +336,50 @@
     savedRow(row, form, event.detail.data);
     focusAfter(row);
     refresh();
+  });
+
+  // The Results tab opens with the cursor on the first open table's score (D119).
+  function focusFirstScore() {
+    var active = document.activeElement;
+    if (active && active !== document.body) return;
+    var first = scoreInputs()[0];
+    if (first) first.focus({ preventScroll: true });
+  }
+  focusFirstScore();
+
+  // A round's print page opens in a tab of its own: the cursor goes back to the open tables,
+  // where the organiser types the results once the slips are printed.
+  desk.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-print-round][target]");
+    if (!link) return;
+    window.setTimeout(function () {
+      if (document.activeElement === link) link.blur();
+      focusFirstScore();
+    }, 0);
+  });
+
+  // A reported result confirmed or overridden from the queue (data-answer): the tab's
+  // fragment comes in without a page load, the match among the finished ones (D121).
+  document.addEventListener("desk:done", function (event) {
+    var source = event.detail.source;
+    if (!source.matches || !source.matches("[data-answer]") || !desk.contains(source)) return;
+    focusNext = true;
+    refresh();
+  });
+
+  // The last result in: the podium the tab now opens with comes into view (D121).
+  var podiumShown = !!desk.querySelector("[data-podium]");
+  desk.addEventListener("desk:updated", function () {
+    var now = desk.querySelector("[data-status-now]");
+    var badge = document.querySelector("[data-desk-status]");
+    if (now && badge && badge.textContent !== now.dataset.label) {
+      badge.className = "badge status-" + now.dataset.statusNow; // "finished" once it is
+      badge.textContent = now.dataset.label;
+    }
+    var podium = desk.querySelector("[data-podium]");
+    if (!podium || podiumShown) return;
+    podiumShown = true;
+    podium.scrollIntoView({ block: "start" });
   });
 
   // "Pair round N" on the Results tab: the new round's tables come in, the cursor on the first.

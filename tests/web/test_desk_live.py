@@ -23,19 +23,20 @@ def test_a_score_saved_with_enter_stays_on_the_page_and_can_be_undone(live_serve
     page, console = open_desk(live_server, new_page, cup, "results", (1280, 900))
     page.evaluate("window.deskMarker = 1")
 
-    one = page.locator('li.desk-match[data-key="W1-1"] input[name="score_one"]')
-    one.fill("3")
-    one.press("Enter")  # on to the second score
-    two = page.locator('li.desk-match[data-key="W1-1"] input[name="score_two"]')
-    expect(two).to_be_focused()
-    two.fill("1")
-    two.press("Enter")
+    score = page.locator('li.desk-match[data-key="W1-1"] input[name="score"]')
+    expect(score).to_be_focused()  # the cursor starts on the first open table
+    score.fill("3-")  # not a score: refused in the page, nothing sent
+    score.press("Enter")
+    error = page.locator('li.desk-match[data-key="W1-1"] [data-error]:not([hidden])')
+    expect(error).to_contain_text("Type the final score as 3-0", use_inner_text=True)
+    score.fill("3 1")  # the final score in one field: "3-1", "3 1" or "3:1"
+    score.press("Enter")
 
     saved = page.locator('li.desk-match[data-key="W1-1"] [data-saved]')
     names = (first.entry_one.player.display_name, first.entry_two.player.display_name)
     expect(saved).to_contain_text(f"{names[0]} 3–1 {names[1]} · saved", use_inner_text=True)
     expect(saved.get_by_role("button", name="Undo")).to_be_visible()
-    expect(page.locator('li.desk-match[data-key="W1-2"] input[name="score_one"]')).to_be_focused()
+    expect(page.locator('li.desk-match[data-key="W1-2"] input[name="score"]')).to_be_focused()
     assert page.evaluate("window.deskMarker") == 1
     assert page.evaluate(NAVIGATIONS) == 1
     assert row(cup, "W1-1").status == "done"
@@ -43,11 +44,9 @@ def test_a_score_saved_with_enter_stays_on_the_page_and_can_be_undone(live_serve
     # Undo opens the row again with the saved score; a new score goes through the correction.
     saved.get_by_role("button", name="Undo").click()
     form = page.locator('.desk-open li.desk-match[data-key="W1-1"] form[data-correct]')
-    expect(form.locator('input[name="score_one"]')).to_have_value("3")
-    expect(form.locator('input[name="score_two"]')).to_have_value("1")
-    form.locator('input[name="score_one"]').fill("1")
-    form.locator('input[name="score_two"]').fill("3")
-    form.locator('input[name="score_two"]').press("Enter")
+    expect(form.locator('input[name="score"]')).to_have_value("3-1")
+    form.locator('input[name="score"]').fill("1:3")
+    form.locator('input[name="score"]').press("Enter")
     expect(page.locator('li.desk-match[data-key="W1-1"] [data-saved]')).to_contain_text(
         f"{names[0]} 1–3 {names[1]} · corrected", use_inner_text=True
     )
@@ -55,14 +54,13 @@ def test_a_score_saved_with_enter_stays_on_the_page_and_can_be_undone(live_serve
     assert (stored.winner_id, stored.score_one, stored.score_two) == (first.entry_two_id, 1, 3)
 
     # The second result draws the final, which appears as a row of its own, no page load.
-    page.locator('li.desk-match[data-key="W1-2"] input[name="score_one"]').fill("0")
-    last = page.locator('li.desk-match[data-key="W1-2"] input[name="score_two"]')
-    last.fill("3")
+    last = page.locator('li.desk-match[data-key="W1-2"] input[name="score"]')
+    last.fill("0-3")
     last.press("Enter")
     final = page.locator('li.desk-match[data-key="W2-1"] form[data-score]')
     expect(final).to_contain_text(stored.entry_two.player.display_name, use_inner_text=True)
     expect(final).to_contain_text(second.entry_two.player.display_name, use_inner_text=True)
-    expect(final.locator('input[name="score_one"]')).to_be_focused()
+    expect(final.locator('input[name="score"]')).to_be_focused()
     assert page.evaluate("window.deskMarker") == 1
     assert console.errors == []
 
@@ -105,9 +103,8 @@ def test_a_swiss_round_is_paired_from_the_results_tab(live_server, new_page):
     expect(page.locator("[data-pair-here]")).to_have_count(0)
 
     last = page.locator('li.desk-match[data-key="R1-2"]')
-    last.locator('input[name="score_one"]').fill("1")
-    last.locator('input[name="score_two"]').fill("3")
-    last.locator('input[name="score_two"]').press("Enter")
+    last.locator('input[name="score"]').fill("1-3")
+    last.locator('input[name="score"]').press("Enter")
     pair = page.locator("[data-pair-here]").get_by_role("button", name="Pair round 2")
     pair.click()
 
@@ -115,7 +112,7 @@ def test_a_swiss_round_is_paired_from_the_results_tab(live_server, new_page):
     top = row(swiss, "R2-1")
     first_table = page.locator('.desk-open li.desk-match[data-key="R2-1"]')
     expect(first_table).to_contain_text(top.entry_one.player.display_name, use_inner_text=True)
-    expect(first_table.locator('input[name="score_one"]')).to_be_focused()
+    expect(first_table.locator('input[name="score"]')).to_be_focused()
     expect(page.locator('[data-print-round="2"]')).to_have_attribute(
         "href", print_url(swiss, 2)
     )

@@ -181,7 +181,7 @@ def test_an_open_match_takes_its_final_score_through_the_games_api():
     form = reverse("games:result-list", args=[first.match_id])
     assert f'data-api="{form}"' in html
     assert '<input type="hidden" name="scope" value="match">' in html
-    assert 'name="score_one" data-type="int"' in html and 'name="score_two" data-type="int"' in html
+    assert 'name="score" data-type="score"' in html, "one field for the final score (D119)"
 
 
 def test_once_no_match_waits_the_results_tab_says_what_comes_next():
@@ -284,8 +284,7 @@ def test_an_otb_score_entered_at_the_desk_advances_the_bracket(live_server, new_
     page, console = open_desk(live_server, new_page, cup, "results", size)
 
     form = page.locator('li.desk-match[data-key="W1-1"] form[data-score]')
-    form.locator('input[name="score_one"]').fill("3")
-    form.locator('input[name="score_two"]').fill("1")
+    form.locator('input[name="score"]').fill("3-1")
     form.get_by_role("button", name="Save").click()
     final = page.locator('li.desk-match[data-key="W2-1"]')
     final.wait_for()
@@ -299,8 +298,7 @@ def test_an_otb_score_entered_at_the_desk_advances_the_bracket(live_server, new_
 
     # A score no match to 3 ends with is refused by the API, and its message shown.
     form = final.locator("form[data-score]")
-    form.locator('input[name="score_one"]').fill("2")
-    form.locator('input[name="score_two"]').fill("1")
+    form.locator('input[name="score"]').fill("2-1")
     form.get_by_role("button", name="Save").click()
     error = final.locator("[data-error]:not([hidden])")
     error.wait_for()

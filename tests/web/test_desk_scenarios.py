@@ -102,12 +102,12 @@ class Desk:
         page.locator(".badge.status-running").wait_for()
 
     def enter_score(self, key: str, one: int, two: int) -> None:
-        """Type a match's final score on the Results tab and save it (no page load: the tab's
-        fragment comes in with the match among the finished ones, D103)."""
+        """Type a match's final score on the Results tab, in its one field, and save it with
+        Enter (no page load: the tab's fragment comes in with the match among the finished
+        ones, D103, D119)."""
         form = self.page.locator(f'li.desk-match[data-key="{key}"] form[data-score]')
-        form.locator('input[name="score_one"]').fill(str(one))
-        form.locator('input[name="score_two"]').fill(str(two))
-        form.get_by_role("button", name="Save").click()
+        form.locator('input[name="score"]').fill(f"{one}-{two}")
+        form.locator('input[name="score"]').press("Enter")
         self.page.locator(f'li.desk-match.done[data-key="{key}"]').wait_for()
 
     def open_keys(self) -> list[str]:
@@ -221,7 +221,7 @@ def test_a_double_elimination_run_from_the_desk(
     override = item.locator("form[data-override]")
     override.locator('input[name="score_one"]').fill("3")
     override.locator('input[name="score_two"]').fill("1")
-    desk.click_and_reload(override.get_by_role("button", name="Count this result"))
+    override.get_by_role("button", name="Count this result").click()  # no page load (D121)
     page.locator("[data-queue-empty]").wait_for()
     report.refresh_from_db()
     assert (report.status, report.responded_by) == ("overridden", organiser)
@@ -229,8 +229,7 @@ def test_a_double_elimination_run_from_the_desk(
 
     # A typo is refused with the API's message, and nothing counts.
     form = page.locator('li.desk-match[data-key="W1-2"] form[data-score]')
-    form.locator('input[name="score_one"]').fill("3")
-    form.locator('input[name="score_two"]').fill("3")
+    form.locator('input[name="score"]').fill("3-3")
     form.get_by_role("button", name="Save").click()
     error = form.locator("[data-error]:not([hidden])")
     error.wait_for()

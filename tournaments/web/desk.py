@@ -176,6 +176,39 @@ def _script_data(tournament: Tournament, entries: list[Entry], late: bool) -> di
     }
 
 
+def new_tournament_list(user: User) -> dict[str, Any] | None:
+    """What the new-tournament form's players list needs (static/js/tournament-new.js, with
+    desk-players.js): the desk's list script data with no tournament yet, and the addresses of
+    the new tournament's registration, entries and start, ``{id}`` standing for its id (D120).
+    None for a user who may not enter players (the desk's list is theirs alone, too)."""
+    if not may_enter_players(user):
+        return None
+
+    def address(name: str) -> str:
+        return reverse(name, kwargs={"pk": 1}).replace("/1/", "/{id}/")
+
+    return {
+        "entered": [],
+        "players": reverse("players:player-list"),
+        "playersBulk": reverse("players:player-bulk"),
+        "clubs": [{"id": pk, "name": name} for pk, name in Club.objects.values_list("pk", "name")],
+        "club": None,  # the form's chosen club, filled in by the script
+        "late": False,
+        "open": address("tournaments:registration-open"),
+        "entriesBulk": address("tournaments:entry-bulk"),
+        "start": address("tournaments:start"),
+        "desk": address("tournaments_web:desk"),
+        "text": SCRIPT_TEXT | NEW_LIST_TEXT,
+    }
+
+
+# The words static/js/tournament-new.js adds to desk-players.js's.
+NEW_LIST_TEXT = {
+    "createdNot": _("The tournament was created, but: %(error)s"),
+    "toDesk": _("Go on at its desk"),
+}
+
+
 # The words static/js/desk-players.js shows, translated here; %(name)s is filled in there.
 SCRIPT_TEXT = {
     "add": _("Add"),

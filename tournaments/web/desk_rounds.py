@@ -18,7 +18,7 @@ from tournaments import selectors
 from tournaments.draw import brackets
 from tournaments.draw.round_names import RoundName
 from tournaments.models import Stage, Tournament, TournamentMatch
-from tournaments.web import pages
+from tournaments.web import pages, standings
 
 MatchStatus = TournamentMatch.Status
 OPEN_REPORTS = (ResultReport.Status.PENDING, ResultReport.Status.DISPUTED)
@@ -176,7 +176,9 @@ def swiss_pairing(tournament: Tournament) -> dict[str, Any] | None:
 def results_desk(tournament: Tournament, *, user: User) -> dict[str, Any]:
     """The Results tab: the reports waiting for an answer, the open matches by round (each with
     whether a report of it waits), and the finished matches by round, latest round first. Each
-    says whether ``user`` plays in it (``own``): they decide none of those (D39)."""
+    says whether ``user`` plays in it (``own``): they decide none of those (D39). Once the
+    tournament is finished, its podium, as the public page shows it (D121); ``score_example``
+    is a score the one score field takes (D119)."""
     reports = list(selectors.result_reports(tournament, OPEN_REPORTS))
     waiting = {report.match_id for report in reports}
     mine = _player_id(user)
@@ -204,7 +206,14 @@ def results_desk(tournament: Tournament, *, user: User) -> dict[str, Any]:
         for sheet in reversed(sheets)
         if (done := [t for t in sheet["tables"] if t["status"] == MatchStatus.DONE])
     ]
+    finished = tournament.status == Tournament.Status.FINISHED
     return {
+        "podium": (
+            standings.tournament_podium(tournament, standings.standing_tables(tournament))
+            if finished
+            else {}
+        ),
+        "score_example": f"{tournament.match_length}-0",
         "queue": [{**_queue_item(report), "own": _plays(mine, report.match)} for report in reports],
         "open_rounds": open_rounds,
         "next_step": None if open_rounds else _next_step(tournament),
