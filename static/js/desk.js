@@ -406,6 +406,14 @@
       kept.open.push(holder.dataset.key ? '[data-key="' + holder.dataset.key + '"]'
         : '[data-report="' + holder.dataset.report + '"]');
     });
+    // A refusal shown in an open row (a typo's message) stays on screen through the swap.
+    kept.errors = [];
+    desk.querySelectorAll(".desk-open li.desk-match[data-key] form [data-error]:not([hidden])").forEach(function (node) {
+      var form = node.closest("form");
+      var row = rowOf(form);
+      var index = Array.prototype.indexOf.call(row.querySelectorAll("form"), form);
+      if (node.textContent) kept.errors.push([row.dataset.key, index, node.textContent]);
+    });
     var active = document.activeElement;
     if (active && desk.contains(active) && active.name && rowOf(active)) {
       kept.focus = [rowOf(active).dataset.key, active.name];
@@ -421,6 +429,12 @@
     kept.open.forEach(function (selector) {
       var node = desk.querySelector(selector + " details");
       if (node) node.open = true;
+    });
+    kept.errors.forEach(function (item) {
+      var row = desk.querySelector('.desk-open li.desk-match[data-key="' + item[0] + '"]');
+      var form = row && row.querySelectorAll("form")[item[1]];
+      var node = form && form.querySelector("[data-error]");
+      if (node) { node.textContent = item[2]; node.hidden = false; }
     });
     if (kept.focus) {
       var input = desk.querySelector('.desk-open li.desk-match[data-key="' + kept.focus[0] + '"] [name="' + kept.focus[1] + '"]');
