@@ -7,9 +7,17 @@ from tournaments.models import Tournament
 
 
 @shared_task
-def standings_recompute(tournament_id: int) -> None:
+def standings_recompute(
+    tournament_id: int, stage: str | None = None, entries: list[int] | None = None
+) -> None:
+    """``stage`` and ``entries``: only a bracket's first results changed, those of these
+    entries (``services.standings_recompute``)."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is not None:  # deleted meanwhile: nothing to do
+    if tournament is None:  # deleted meanwhile: nothing to do
+        return
+    if stage is not None and entries:
+        services.standings_recompute(tournament=tournament, stage=stage, entries=entries)
+    else:
         services.standings_recompute(tournament=tournament)
 
 

@@ -52,8 +52,11 @@ def tournament_match_record(*, match: Match) -> TournamentMatch | None:
             **{row.key: (None, [row.winner_id, row.score_one, row.score_two])},
             **({"report": (None, report.pk)} if report is not None else {}),
         )
-        formats._progress(tournament, row, first=first)
-        standings_enqueue(tournament)
+        changed = formats._progress(tournament, row, first=first)
+        if changed:
+            standings_enqueue(tournament, stage=row.stage, entries=changed)
+        else:
+            standings_enqueue(tournament)
     return row
 
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, Protocol
 
@@ -17,6 +17,7 @@ from tournaments.draw.standings import (
     StandingRow,
     compute_standings,
     first_place_by_seed,
+    standings_update,
 )
 from tournaments.models import Stage, Standing, Tournament, TournamentMatch
 from tournaments.push import tournament_changed
@@ -39,6 +40,7 @@ STAT_FIELDS = (
     "byes",
     "forfeits",
 )
+COLUMNS = ["rank", "rank_last", *STAT_FIELDS]
 
 
 class StoredMatch(Protocol):
@@ -285,25 +287,86 @@ def _ranked(
     )
 
 
-def standings_recompute(*, tournament: Tournament) -> StandingsStored:
+def standings_recompute(
+    *, tournament: Tournament, stage: str | None = None, entries: Collection[int] = ()
+) -> StandingsStored:
     """Recompute and store every standings table of ``tournament``. Idempotent: the tournament
-    row is locked and the stored rows are replaced, so concurrent runs simply follow each other."""
+    row is locked and the stored rows are replaced, so concurrent runs simply follow each other.
+
+    ``stage`` and ``entries``: a bracket's first result(s) gave these entries a new result and
+    changed nothing else, so only that stage's table can change, and in it the statistics of
+    those within two opponents of them (``standings_update``); the places are recomputed from
+    the whole bracket. Without them, or when the stored table cannot be updated so (a league
+    table, whose ranks move with everyone's values; a consolation draw's two tables; a table
+    not stored yet), everything is recomputed (docs/decisions.md D113)."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
-        tables: dict[str, list[StandingRow]] = {}
-        if tournament.is_elimination:
-            tables[Stage.MAIN] = bracket_standings(tournament, Stage.MAIN)
-            if tournament.format == Tournament.Format.CONSOLATION:
-                tables[brackets.Section.CONSOLATION] = consolation_standings(tournament)
-        elif tournament.status != Tournament.Status.DRAFT:
-            sections = set(
-                tournament.matches.filter(stage=Stage.MAIN).values_list("section", flat=True)
-            )
-            for section in sorted(sections) or [brackets.Section.MAIN]:
-                tables[section] = section_standings(tournament, section)
-            if Stage.KNOCKOUT in tournament.brackets:
-                tables[Stage.KNOCKOUT] = bracket_standings(tournament, Stage.KNOCKOUT)
-        return _standings_store(tournament, tables)
+        if stage is not None and entries:
+            updated = _bracket_update(tournament, stage, set(entries))
+            if updated is not None:
+                return updated
+        return _standings_store(tournament, standings_tables(tournament))
+
+
+def standings_tables(tournament: Tournament) -> dict[str, list[StandingRow]]:
+    """Every standings table of ``tournament`` computed from all its matches (what
+    ``standings_recompute`` stores), by section; reads only."""
+    tables: dict[str, list[StandingRow]] = {}
+    if tournament.is_elimination:
+        tables[Stage.MAIN] = bracket_standings(tournament, Stage.MAIN)
+        if tournament.format == Tournament.Format.CONSOLATION:
+            tables[brackets.Section.CONSOLATION] = consolation_standings(tournament)
+    elif tournament.status != Tournament.Status.DRAFT:
+        sections = set(
+            tournament.matches.filter(stage=Stage.MAIN).values_list("section", flat=True)
+        )
+        for section in sorted(sections) or [brackets.Section.MAIN]:
+            tables[section] = section_standings(tournament, section)
+        if Stage.KNOCKOUT in tournament.brackets:
+            tables[Stage.KNOCKOUT] = bracket_standings(tournament, Stage.KNOCKOUT)
+    return tables
+
+
+def _bracket_update(
+    tournament: Tournament, stage: str, entries: set[int]
+) -> StandingsStored | None:
+    """The table of the bracket ``stage`` after results that changed only ``entries``'
+    records: their statistics and those of everyone within two opponents of them recomputed
+    (``standings_update``), the others' as stored, and everyone's place from the whole
+    bracket. None when this table is not one a bracket's result alone changes, or is not
+    stored for every entrant yet: the caller recomputes everything."""
+    if tournament.is_elimination:
+        if tournament.format == Tournament.Format.CONSOLATION or stage != Stage.MAIN:
+            return None
+    elif stage != Stage.KNOCKOUT:
+        return None
+    if stage not in tournament.brackets:
+        return None
+    seeds = tournament.brackets[stage]["seeds"]
+    stored = _stored(tournament, [stage])
+    rows_before = {entry: row for (_, entry), (_, row) in stored.items()}
+    players = sorted(set(seeds.values()))
+    if set(players) != set(rows_before):
+        return None
+    states, bracket, rows = _bracket_read(tournament, stage)
+    results = match_results(tournament, rows)
+    met: dict[int, set[int]] = {}
+    for result in results:
+        if result.player2 is not None:
+            met.setdefault(result.player1, set()).add(result.player2)
+            met.setdefault(result.player2, set()).add(result.player1)
+    near = set(entries)
+    for _ in range(2):  # their opponents, then the opponents' opponents
+        near |= {other for player in near for other in met.get(player, ())}
+    fresh = standings_update(
+        rows_before,
+        near,
+        [r for r in results if r.player1 in near or r.player2 in near],
+        DEFAULT_ORDER,
+    )
+    stats = [fresh.get(player) or rows_before[player] for player in players]
+    table = _ranked(stats, brackets.placing_ranges(bracket, states), seeds)
+    return _standings_store(tournament, {stage: table}, stored=stored)
 
 
 @dataclass(frozen=True)
@@ -315,21 +378,39 @@ class StandingsStored:
     deleted: int
 
 
+def _stored(
+    tournament: Tournament, sections: Collection[str] | None = None
+) -> dict[tuple[str, int], tuple[int, StandingRow]]:
+    """The stored rows of ``tournament`` (of ``sections`` only, when given), by (section,
+    entry): each row's id and its values as a ``StandingRow``."""
+    query = Standing.objects.filter(tournament=tournament)
+    if sections is not None:
+        query = query.filter(section__in=list(sections))
+    return {
+        (section, entry): (pk, StandingRow(player=entry, **dict(zip(COLUMNS, values, strict=True))))
+        for pk, section, entry, *values in query.values_list("pk", "section", "entry_id", *COLUMNS)
+    }
+
+
 def _standings_store(
-    tournament: Tournament, tables: dict[str, list[StandingRow]]
+    tournament: Tournament,
+    tables: dict[str, list[StandingRow]],
+    *,
+    stored: dict[tuple[str, int], tuple[int, StandingRow]] | None = None,
 ) -> StandingsStored:
     """Store ``tables`` over the stored rows, writing only what changed: the rows whose place
     or statistics differ in one UPDATE, new ones in one INSERT, and those no longer in a table
     deleted (docs/decisions.md D74). A result changes a few rows of a bracket's table, not all.
     When a table's new order would list players who share a rank in another order than their
-    ids do (the pages' order), every row is replaced instead, as before."""
-    columns = ["rank", "rank_last", *STAT_FIELDS]
-    stored = {
-        (section, entry): (pk, tuple(values))
-        for pk, section, entry, *values in Standing.objects.filter(
-            tournament=tournament
-        ).values_list("pk", "section", "entry_id", *columns)
-    }
+    ids do (the pages' order), every row is replaced instead, as before. ``stored``: the rows
+    of ``tables``' sections only, read already (``_stored``): the other sections are kept."""
+    columns = COLUMNS
+    scope = Standing.objects.filter(tournament=tournament)
+    if stored is None:
+        stored = _stored(tournament)
+    else:
+        scope = scope.filter(section__in=list(tables))
+    before_values = {key: (pk, _values(row)) for key, (pk, row) in stored.items()}
     every: list[tuple[str, int, int | None, tuple[Any, ...]]] = []
     moved: set[str] = set()  # the columns that changed in a stored row
     in_order = True  # pages list a shared rank by id: the ids must keep the tables' order
@@ -337,7 +418,7 @@ def _standings_store(
         last: dict[int | None, int | None] = {}  # the last id seen for each rank: None, new
         for row in rows:
             values = _values(row)
-            pk, before = stored.pop((section, row.player), (None, None))
+            pk, before = before_values.pop((section, row.player), (None, None))
             if row.rank in last:
                 previous = last[row.rank]
                 in_order &= pk is None or (previous is not None and previous < pk)
@@ -348,10 +429,10 @@ def _standings_store(
                     moved.update(
                         c for c, a, b in zip(columns, before, values, strict=True) if a != b
                     )
-    gone = [pk for pk, _ in stored.values()]
+    gone = [pk for pk, _ in before_values.values()]
     if not in_order:  # the full path: every row replaced, in the tables' order
         gone = []
-        Standing.objects.filter(tournament=tournament).delete()
+        scope.delete()
         every = [
             (section, row.player, None, _values(row))
             for section, rows in tables.items()
@@ -396,12 +477,19 @@ def standings_recompute_all() -> int:
     return count
 
 
-def standings_enqueue(tournament: Tournament) -> None:
+def standings_enqueue(
+    tournament: Tournament, *, stage: str | None = None, entries: Collection[int] = ()
+) -> None:
     """Recompute the standings once the current transaction commits (a Celery task). When the
     task cannot be published (broker down) or, run eagerly, fails, the error is logged, the
     request that committed its write still answers at once, and the task is owed
-    (games.services.owed): run when the broker is back."""
+    (games.services.owed): run when the broker is back. ``stage`` and ``entries``: only a
+    bracket's first results changed, those of these entries (``standings_recompute``)."""
     from games.services.owed import task_enqueue_on_commit
 
     # By name, through the Celery app: the task module imports these services, not the reverse.
-    task_enqueue_on_commit(current_app.tasks[STANDINGS_TASK], tournament.pk)
+    task = current_app.tasks[STANDINGS_TASK]
+    if stage is not None and entries:
+        task_enqueue_on_commit(task, tournament.pk, stage, sorted(entries))
+    else:
+        task_enqueue_on_commit(task, tournament.pk)
