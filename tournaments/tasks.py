@@ -12,13 +12,14 @@ def standings_recompute(
 ) -> None:
     """``stage`` and ``entries``: only a bracket's first results changed, those of these
     entries (``services.standings_recompute``)."""
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:  # deleted meanwhile: nothing to do
+    tournament = Tournament(pk=tournament_id)  # read and locked by the service
+    try:
+        if stage is not None and entries:
+            services.standings_recompute(tournament=tournament, stage=stage, entries=entries)
+        else:
+            services.standings_recompute(tournament=tournament)
+    except Tournament.DoesNotExist:  # deleted meanwhile: nothing to do
         return
-    if stage is not None and entries:
-        services.standings_recompute(tournament=tournament, stage=stage, entries=entries)
-    else:
-        services.standings_recompute(tournament=tournament)
 
 
 @shared_task

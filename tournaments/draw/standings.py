@@ -165,9 +165,7 @@ def standings_update(
     if "games_won" in order:
         raise ValueError("games_won is decided among a whole tied group: recompute them all")
     mine = set(players)
-    involved = sorted(
-        mine | {p for r in results for p in (r.player1, r.player2) if p is not None}
-    )
+    involved = sorted(mine | {p for r in results for p in (r.player1, r.player2) if p is not None})
     records, wins_against = _records(involved, results)
     missing = {p for p in involved if p not in mine} - set(stored)
     if missing:

@@ -41,8 +41,13 @@ def tournament_match_record(*, match: Match) -> TournamentMatch | None:
     report = _deciding_report(match)
     actor = report.responded_by if report is not None else None
     with transaction.atomic(), set_actor(actor) if actor else nullcontext():
-        tournament = locked(row.tournament)
-        row = TournamentMatch.objects.select_for_update(no_key=True).get(pk=row.pk)
+        tournament = locked(Tournament(pk=row.tournament_id))
+        row = (
+            TournamentMatch.objects.select_for_update(no_key=True, of=("self",))
+            .select_related("entry_one", "entry_two")
+            .get(pk=row.pk)
+        )
+        row.tournament = tournament  # its name is in the audit trail's text of the row
         first = row.status != MatchStatus.DONE
         _outcome_store(row, match)
         audit(

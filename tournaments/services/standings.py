@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from celery import current_app
 from django.db import transaction
+from django.db.models import Q
 
 from tournaments.draw import brackets
 from tournaments.draw.standings import (
@@ -159,17 +160,30 @@ def bracket_states(
     return brackets.resolve(bracket, seeding, results, strict=strict), bracket, rows
 
 
+# The columns ``_bracket_read`` reads: a ``LightMatch``'s but the sources, which the draw gives.
+_READ_FIELDS = [name for name in LIGHT_FIELDS if name != "sources"]
+# A bracket stage's draw (``brackets.BracketMatch`` in play order) by (tournament, stage, its
+# rows' first id, last id and count): a drawn row keeps its key, place and sources (a result
+# changes its players and outcome only), so a process parses a draw's sources once (D113).
+_DRAWS: dict[tuple[int, str, int, int, int], tuple[brackets.BracketMatch, ...]] = {}
+_DRAWS_KEPT = 64
+
+
 def _bracket_read(
     tournament: Tournament, stage: str
 ) -> tuple[dict[str, brackets.SlotState], brackets.Bracket, list[LightMatch]]:
-    """``bracket_states`` for reading only: the rows as ``LightMatch``, in one query."""
-    rows = [
-        LightMatch(*values)
-        for values in tournament.matches.filter(stage=stage)
-        .order_by("id")
-        .values_list(*LIGHT_FIELDS)
-    ]
-    bracket, seeding = _bracket_of(tournament, stage, rows)
+    """``bracket_states`` for reading only: the rows as ``LightMatch`` (their ``sources``
+    None: the draw holds them), in one query, and the draw once a process."""
+    ids, rows = [], []
+    for pk, *values in (
+        tournament.matches.filter(stage=stage).order_by("id").values_list("id", *_READ_FIELDS)
+    ):
+        ids.append(pk)
+        rows.append(LightMatch(*values[:4], None, *values[4:]))
+    draw = _draw(tournament, stage, (ids[0] if ids else 0, ids[-1] if ids else 0, len(ids)))
+    stored_draw = tournament.brackets[stage]
+    seeding = {int(number): entry for number, entry in stored_draw["seeds"].items()}
+    bracket = brackets.Bracket(stored_draw["format"], len(seeding), draw)
     return brackets.resolve(bracket, seeding, bracket_results(rows)), bracket, rows
 
 
@@ -277,7 +291,9 @@ def _ranked(
     ranges = {player: (first, last) for player, first, last in places}
     seed_of = {entry: int(seed) for seed, entry in seeds.items()}
     ranked = [
-        replace(row, rank=ranges[row.player][0], rank_last=ranges[row.player][1])
+        row  # its place unchanged: the same row (``_standings_store`` then skips it)
+        if (row.rank, row.rank_last) == ranges.get(row.player, (None, None))
+        else replace(row, rank=ranges[row.player][0], rank_last=ranges[row.player][1])
         if row.player in ranges
         else replace(row, rank=None, rank_last=None)  # type: ignore[arg-type]
         for row in stats
@@ -331,10 +347,12 @@ def _bracket_update(
     tournament: Tournament, stage: str, entries: set[int]
 ) -> StandingsStored | None:
     """The table of the bracket ``stage`` after results that changed only ``entries``'
-    records: their statistics and those of everyone within two opponents of them recomputed
-    (``standings_update``), the others' as stored, and everyone's place from the whole
-    bracket. None when this table is not one a bracket's result alone changes, or is not
-    stored for every entrant yet: the caller recomputes everything."""
+    records, written where it changed: the statistics of everyone within two opponents of
+    them recomputed (``standings_update``, from their matches and the stored rows of their
+    opponents), and everyone's place from the whole bracket (its results read as keys and
+    winners, its draw once a process: ``_draw``). None when this table is not one a bracket's
+    result alone changes, is not stored for every entrant yet, or would list players sharing
+    a place in another order than their ids: the caller recomputes everything (D113)."""
     if tournament.is_elimination:
         if tournament.format == Tournament.Format.CONSOLATION or stage != Stage.MAIN:
             return None
@@ -342,31 +360,102 @@ def _bracket_update(
         return None
     if stage not in tournament.brackets:
         return None
-    seeds = tournament.brackets[stage]["seeds"]
-    stored = _stored(tournament, [stage])
-    rows_before = {entry: row for (_, entry), (_, row) in stored.items()}
-    players = sorted(set(seeds.values()))
-    if set(players) != set(rows_before):
+    slots = list(
+        tournament.matches.filter(stage=stage)
+        .order_by("id")
+        .values_list("id", "key", "status", "winner_id", "entry_one_id", "entry_two_id")
+    )
+    if not slots:
         return None
-    states, bracket, rows = _bracket_read(tournament, stage)
-    results = match_results(tournament, rows)
+    seeds = tournament.brackets[stage]["seeds"]
+    seeding = {int(number): entry for number, entry in seeds.items()}
+    draw = _draw(tournament, stage, (slots[0][0], slots[-1][0], len(slots)))
+    bracket = brackets.Bracket(tournament.brackets[stage]["format"], len(seeding), draw)
+    results: dict[str, int] = {}
     met: dict[int, set[int]] = {}
-    for result in results:
-        if result.player2 is not None:
-            met.setdefault(result.player1, set()).add(result.player2)
-            met.setdefault(result.player2, set()).add(result.player1)
+    for _, key, status, winner, one, two in slots:
+        if status == MatchStatus.DONE and winner is not None:
+            results[key] = winner
+            if one is not None and two is not None:
+                met.setdefault(one, set()).add(two)
+                met.setdefault(two, set()).add(one)
+    states = brackets.resolve(bracket, seeding, results)
+    places = {
+        player: (first, last) for player, first, last in brackets.placing_ranges(bracket, states)
+    }
+    placed = {
+        entry: (pk, (rank, rank_last))
+        for pk, entry, rank, rank_last in Standing.objects.filter(
+            tournament=tournament, section=stage
+        ).values_list("pk", "entry_id", "rank", "rank_last")
+    }
+    seed_of = {entry: int(seed) for seed, entry in seeds.items()}
+    if set(placed) != set(seed_of):
+        return None
+    # The pages list a shared place by id (``_standings_store``): the ids must follow the seeds.
+    last: dict[int | None, int] = {}
+    for entry in sorted(
+        seed_of, key=lambda e: (e not in places, places.get(e, (0,))[0], seed_of[e])
+    ):
+        rank = places[entry][0] if entry in places else None
+        if rank in last and last[rank] > placed[entry][0]:
+            return None
+        last[rank] = placed[entry][0]
+    moved = {e for e, (_, before) in placed.items() if before != places.get(e, (None, None))}
     near = set(entries)
     for _ in range(2):  # their opponents, then the opponents' opponents
         near |= {other for player in near for other in met.get(player, ())}
-    fresh = standings_update(
-        rows_before,
-        near,
-        [r for r in results if r.player1 in near or r.player2 in near],
-        DEFAULT_ORDER,
+    theirs = match_results(
+        tournament,
+        [
+            LightMatch(*values[:4], None, *values[4:])
+            for values in tournament.matches.filter(stage=stage)
+            .filter(Q(entry_one_id__in=near) | Q(entry_two_id__in=near))
+            .order_by("id")
+            .values_list(*_READ_FIELDS)
+        ],
     )
-    stats = [fresh.get(player) or rows_before[player] for player in players]
-    table = _ranked(stats, brackets.placing_ranges(bracket, states), seeds)
-    return _standings_store(tournament, {stage: table}, stored=stored)
+    met_by_near = {p for r in theirs for p in (r.player1, r.player2) if p is not None}
+    stored = _stored(tournament, [stage], near | met_by_near | moved)
+    before = {entry: row for (_, entry), (_, row) in stored.items()}
+    fresh = standings_update(before, near, theirs, DEFAULT_ORDER)
+    changed: list[Standing] = []
+    columns: set[str] = set()
+    for entry in sorted(near | moved):
+        pk, old = stored[(stage, entry)]
+        rank, rank_last = places.get(entry, (None, None))
+        row = replace(fresh.get(entry, old), rank=rank, rank_last=rank_last)  # type: ignore[arg-type]
+        values, was = _values(row), _values(old)
+        if values != was:
+            columns.update(c for c, a, b in zip(COLUMNS, was, values, strict=True) if a != b)
+            changed.append(
+                Standing(
+                    pk=pk,
+                    tournament=tournament,
+                    section=stage,
+                    entry_id=entry,
+                    **dict(zip(COLUMNS, values, strict=True)),
+                )
+            )
+    if changed:
+        Standing.objects.bulk_update(changed, [c for c in COLUMNS if c in columns])
+        tournament_changed(tournament_id=tournament.pk, kind="standings")
+    return StandingsStored(created=0, updated=len(changed), deleted=0)
+
+
+def _draw(
+    tournament: Tournament, stage: str, rows: tuple[int, int, int]
+) -> tuple[brackets.BracketMatch, ...]:
+    """The draw of ``stage`` whose rows have these first id, last id and count."""
+    key = (tournament.pk, stage, *rows)
+    draw = _DRAWS.get(key)
+    if draw is None:
+        full = tournament.matches.filter(stage=stage).order_by("id").values_list(*LIGHT_FIELDS)
+        bracket, _ = _bracket_of(tournament, stage, [LightMatch(*values) for values in full])
+        if len(_DRAWS) >= _DRAWS_KEPT:
+            _DRAWS.clear()
+        draw = _DRAWS[key] = bracket.matches
+    return draw
 
 
 @dataclass(frozen=True)
@@ -379,16 +468,23 @@ class StandingsStored:
 
 
 def _stored(
-    tournament: Tournament, sections: Collection[str] | None = None
+    tournament: Tournament,
+    sections: Collection[str] | None = None,
+    entries: Collection[int] | None = None,
 ) -> dict[tuple[str, int], tuple[int, StandingRow]]:
-    """The stored rows of ``tournament`` (of ``sections`` only, when given), by (section,
-    entry): each row's id and its values as a ``StandingRow``."""
+    """The stored rows of ``tournament`` (of ``sections``, of ``entries`` only, when given),
+    by (section, entry): each row's id and its values as a ``StandingRow``."""
     query = Standing.objects.filter(tournament=tournament)
     if sections is not None:
         query = query.filter(section__in=list(sections))
+    if entries is not None:
+        query = query.filter(entry_id__in=list(entries))
+    # StandingRow's fields: rank, player, STAT_FIELDS in this order, rank_last.
     return {
-        (section, entry): (pk, StandingRow(player=entry, **dict(zip(COLUMNS, values, strict=True))))
-        for pk, section, entry, *values in query.values_list("pk", "section", "entry_id", *COLUMNS)
+        (section, entry): (pk, StandingRow(rank, entry, *stats, rank_last))  # type: ignore[arg-type]
+        for pk, section, entry, rank, rank_last, *stats in query.values_list(
+            "pk", "section", "entry_id", *COLUMNS
+        )
     }
 
 
@@ -410,26 +506,29 @@ def _standings_store(
         stored = _stored(tournament)
     else:
         scope = scope.filter(section__in=list(tables))
-    before_values = {key: (pk, _values(row)) for key, (pk, row) in stored.items()}
+    before_rows = dict(stored)
     every: list[tuple[str, int, int | None, tuple[Any, ...]]] = []
     moved: set[str] = set()  # the columns that changed in a stored row
     in_order = True  # pages list a shared rank by id: the ids must keep the tables' order
     for section, rows in tables.items():
         last: dict[int | None, int | None] = {}  # the last id seen for each rank: None, new
         for row in rows:
-            values = _values(row)
-            pk, before = before_values.pop((section, row.player), (None, None))
+            pk, old = before_rows.pop((section, row.player), (None, None))
             if row.rank in last:
                 previous = last[row.rank]
                 in_order &= pk is None or (previous is not None and previous < pk)
             last[row.rank] = pk
+            if old is row:  # the stored row itself, kept (a partial update's others)
+                continue
+            values = _values(row)
+            before = None if old is None else _values(old)
             if before != values:
                 every.append((section, row.player, pk, values))
                 if before is not None:
                     moved.update(
                         c for c, a, b in zip(columns, before, values, strict=True) if a != b
                     )
-    gone = [pk for pk, _ in before_values.values()]
+    gone = [pk for pk, _ in before_rows.values()]
     if not in_order:  # the full path: every row replaced, in the tables' order
         gone = []
         scope.delete()
