@@ -20,7 +20,7 @@ from games.selectors import User
 from tournaments.draw import brackets
 from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services import formats
-from tournaments.services.common import audit, has_started, locked, organiser_action
+from tournaments.services.common import audit, has_started, organiser_action
 from tournaments.services.standings import bracket_states, standings_enqueue
 
 MatchStatus = TournamentMatch.Status
@@ -41,7 +41,12 @@ def tournament_match_record(*, match: Match) -> TournamentMatch | None:
     report = _deciding_report(match)
     actor = report.responded_by if report is not None else None
     with transaction.atomic(), set_actor(actor) if actor else nullcontext():
-        tournament = locked(Tournament(pk=row.tournament_id))
+        # Locked, with its organiser: the games matches a result opens are theirs.
+        tournament = (
+            Tournament.objects.select_for_update(no_key=True, of=("self",))
+            .select_related("created_by")
+            .get(pk=row.tournament_id)
+        )
         row = (
             TournamentMatch.objects.select_for_update(no_key=True, of=("self",))
             .select_related("entry_one", "entry_two")

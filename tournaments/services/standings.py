@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Protocol
 
 from celery import current_app
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 
 from tournaments.draw import brackets
@@ -438,9 +438,32 @@ def _bracket_update(
                 )
             )
     if changed:
-        Standing.objects.bulk_update(changed, [c for c in COLUMNS if c in columns])
+        _update_many(changed, [c for c in COLUMNS if c in columns])
         tournament_changed(tournament_id=tournament.pk, kind="standings")
     return StandingsStored(created=0, updated=len(changed), deleted=0)
+
+
+def _update_many(rows: list[Standing], names: list[str]) -> None:
+    """``bulk_update`` of a few rows as one statement run for each (``executemany``): a
+    result changes a handful of rows, for which building ``bulk_update``'s CASE expressions
+    cost more than the statement (docs/decisions.md D113)."""
+    meta = Standing._meta
+    columns = [meta.get_field(name) for name in names]
+    quote = connection.ops.quote_name
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in columns)
+    sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            sql,
+            [
+                [
+                    field.get_db_prep_save(getattr(row, field.attname), connection)
+                    for field in columns
+                ]
+                + [row.pk]
+                for row in rows
+            ],
+        )
 
 
 def _draw(
