@@ -169,6 +169,15 @@ _DRAWS: dict[tuple[int, str, int, int, int], tuple[brackets.BracketMatch, ...]] 
 _DRAWS_KEPT = 64
 
 
+def _light(values: Sequence[Any]) -> LightMatch:
+    """A row read as ``_READ_FIELDS``: a ``LightMatch`` whose sources are None."""
+    v = values
+    return LightMatch(
+        v[0], v[1], v[2], v[3], None, v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12],
+        v[13], v[14], v[15],
+    )  # fmt: skip
+
+
 def _bracket_read(
     tournament: Tournament, stage: str
 ) -> tuple[dict[str, brackets.SlotState], brackets.Bracket, list[LightMatch]]:
@@ -179,7 +188,7 @@ def _bracket_read(
         tournament.matches.filter(stage=stage).order_by("id").values_list("id", *_READ_FIELDS)
     ):
         ids.append(pk)
-        rows.append(LightMatch(*values[:4], None, *values[4:]))
+        rows.append(_light(values))
     draw = _draw(tournament, stage, (ids[0] if ids else 0, ids[-1] if ids else 0, len(ids)))
     stored_draw = tournament.brackets[stage]
     seeding = {int(number): entry for number, entry in stored_draw["seeds"].items()}
@@ -408,7 +417,7 @@ def _bracket_update(
     theirs = match_results(
         tournament,
         [
-            LightMatch(*values[:4], None, *values[4:])
+            _light(values)
             for values in tournament.matches.filter(stage=stage)
             .filter(Q(entry_one_id__in=near) | Q(entry_two_id__in=near))
             .order_by("id")
@@ -448,10 +457,11 @@ def _update_many(rows: list[Standing], names: list[str]) -> None:
     result changes a handful of rows, for which building ``bulk_update``'s CASE expressions
     cost more than the statement (docs/decisions.md D113)."""
     meta = Standing._meta
-    columns = [meta.get_field(name) for name in names]
+    by_name = {field.name: field for field in meta.concrete_fields}
+    columns = [by_name[name] for name in names]
     quote = connection.ops.quote_name
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in columns)
-    sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+    assignments = ", ".join(f"{quote(str(field.column))} = %s" for field in columns)
+    sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote('id')} = %s"
     with connection.cursor() as cursor:
         cursor.executemany(
             sql,
@@ -504,7 +514,7 @@ def _stored(
         query = query.filter(entry_id__in=list(entries))
     # StandingRow's fields: rank, player, STAT_FIELDS in this order, rank_last.
     return {
-        (section, entry): (pk, StandingRow(rank, entry, *stats, rank_last))  # type: ignore[arg-type]
+        (section, entry): (pk, StandingRow(rank, entry, *stats, rank_last))  # type: ignore[call-arg]
         for pk, section, entry, rank, rank_last, *stats in query.values_list(
             "pk", "section", "entry_id", *COLUMNS
         )
