@@ -162,10 +162,10 @@ def bracket_states(
 
 # The columns ``_bracket_read`` reads: a ``LightMatch``'s but the sources, which the draw gives.
 _READ_FIELDS = [name for name in LIGHT_FIELDS if name != "sources"]
-# A bracket stage's draw (``brackets.BracketMatch`` in play order) by (tournament, stage, its
-# rows' first id, last id and count): a drawn row keeps its key, place and sources (a result
+# A bracket stage's draw (``brackets.BracketMatch`` in play order) by its tournament, stage,
+# format, size and its rows' ids and keys: a drawn row keeps its key, place and sources (a result
 # changes its players and outcome only), so a process parses a draw's sources once (D113).
-_DRAWS: dict[tuple[int, str, int, int, int], tuple[brackets.BracketMatch, ...]] = {}
+_DRAWS: dict[tuple[Any, ...], tuple[brackets.BracketMatch, ...]] = {}
 _DRAWS_KEPT = 64
 
 
@@ -189,7 +189,7 @@ def _bracket_read(
     ):
         ids.append(pk)
         rows.append(_light(values))
-    draw = _draw(tournament, stage, (ids[0] if ids else 0, ids[-1] if ids else 0, len(ids)))
+    draw = _draw(tournament, stage, ids, [row.key for row in rows])
     stored_draw = tournament.brackets[stage]
     seeding = {int(number): entry for number, entry in stored_draw["seeds"].items()}
     bracket = brackets.Bracket(stored_draw["format"], len(seeding), draw)
@@ -378,7 +378,7 @@ def _bracket_update(
         return None
     seeds = tournament.brackets[stage]["seeds"]
     seeding = {int(number): entry for number, entry in seeds.items()}
-    draw = _draw(tournament, stage, (slots[0][0], slots[-1][0], len(slots)))
+    draw = _draw(tournament, stage, [slot[0] for slot in slots], [slot[1] for slot in slots])
     bracket = brackets.Bracket(tournament.brackets[stage]["format"], len(seeding), draw)
     results: dict[str, int] = {}
     met: dict[int, set[int]] = {}
@@ -477,10 +477,18 @@ def _update_many(rows: list[Standing], names: list[str]) -> None:
 
 
 def _draw(
-    tournament: Tournament, stage: str, rows: tuple[int, int, int]
+    tournament: Tournament, stage: str, ids: Sequence[int], keys: Sequence[str]
 ) -> tuple[brackets.BracketMatch, ...]:
-    """The draw of ``stage`` whose rows have these first id, last id and count."""
-    key = (tournament.pk, stage, *rows)
+    """The draw of ``stage``, whose rows have these ids and keys (in id order)."""
+    stored = tournament.brackets[stage]
+    key = (
+        tournament.pk,
+        stage,
+        stored["format"],
+        len(stored["seeds"]),
+        tuple(ids),
+        hash(tuple(keys)),
+    )
     draw = _DRAWS.get(key)
     if draw is None:
         full = tournament.matches.filter(stage=stage).order_by("id").values_list(*LIGHT_FIELDS)
