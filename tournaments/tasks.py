@@ -7,10 +7,19 @@ from tournaments.models import Tournament
 
 
 @shared_task
-def standings_recompute(tournament_id: int) -> None:
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is not None:  # deleted meanwhile: nothing to do
-        services.standings_recompute(tournament=tournament)
+def standings_recompute(
+    tournament_id: int, stage: str | None = None, entries: list[int] | None = None
+) -> None:
+    """``stage`` and ``entries``: only a bracket's first results changed, those of these
+    entries (``services.standings_recompute``)."""
+    tournament = Tournament(pk=tournament_id)  # read and locked by the service
+    try:
+        if stage is not None and entries:
+            services.standings_recompute(tournament=tournament, stage=stage, entries=entries)
+        else:
+            services.standings_recompute(tournament=tournament)
+    except Tournament.DoesNotExist:  # deleted meanwhile: nothing to do
+        return
 
 
 @shared_task

@@ -28,7 +28,7 @@ Decisions on byes and forfeits (the organiser's rules vary; these are ours):
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from tournaments.draw.tiebreaks import (
@@ -48,6 +48,7 @@ __all__ = [
     "StandingRow",
     "compute_standings",
     "first_place_by_seed",
+    "standings_update",
 ]
 
 
@@ -142,6 +143,86 @@ def compute_standings(
         elif name == "games_won":
             _among_tied(players, values, order[:position], name, _known_games(records))
     return _rank_rows(players, records, values, order)
+
+
+def standings_update(
+    stored: Mapping[int, StandingRow],
+    players: Collection[int],
+    results: Sequence[MatchResult],
+    order: Sequence[str] = DEFAULT_ORDER,
+) -> dict[int, StandingRow]:
+    """The rows of ``players`` recomputed, the others read from ``stored`` (the rows of
+    ``compute_standings`` before a change): what ``compute_standings`` gives them after it,
+    when ``players`` holds everyone within two opponents of a player whose results changed and
+    ``results`` every result of ``players`` (docs/decisions.md D113). A result changes its
+    players' records; their match points change the Buchholz, median Buchholz and
+    Sonneborn-Berger of their opponents; those change which players are tied before
+    head-to-head, and so the head-to-head of whoever beat one of them. Ranks are not
+    recomputed (the rows keep ``stored``'s, or None): a league's ranks move with everyone's
+    values, a bracket's are its places. An ``order`` with ``games_won`` (decided among a whole
+    tied group) is refused."""
+    check_order(order)
+    if "games_won" in order:
+        raise ValueError("games_won is decided among a whole tied group: recompute them all")
+    mine = set(players)
+    involved = sorted(mine | {p for r in results for p in (r.player1, r.player2) if p is not None})
+    records, wins_against = _records(involved, results)
+    missing = {p for p in involved if p not in mine} - set(stored)
+    if missing:
+        raise ValueError(f"no stored row for {sorted(missing)}")
+
+    def points(p: int | None, me: int) -> float:
+        who = me if p is None else p
+        return records[who].match_points if who in mine else stored[who].match_points
+
+    values: dict[int, dict[str, float]] = {}
+    for p in mine:
+        record = records[p]
+        opponent_scores = [points(o, p) for o in record.opponents]
+        values[p] = {
+            "match_points": record.match_points,
+            "buchholz": buchholz(opponent_scores),
+            "median_buchholz": median_buchholz(opponent_scores),
+            "sonneborn_berger": sonneborn_berger(points(o, p) for o in record.beaten),
+            "point_diff": record.points_for - record.points_against,
+            "points_for": record.points_for,
+        }
+    before: Sequence[str] = ["match_points"]
+    if "head_to_head" in order:
+        before = order[: list(order).index("head_to_head")]
+
+    def key(p: int) -> tuple[float, ...]:
+        if p in mine:
+            return tuple(values[p][name] for name in before)
+        return tuple(float(getattr(stored[p], name)) for name in before)
+
+    for p in mine:
+        tied = {p} | {q for q in wins_against.get(p, {}) if key(q) == key(p)}
+        values[p]["head_to_head"] = head_to_head(p, tied, wins_against)
+    rows = {}
+    for p in mine:
+        record, v = records[p], values[p]
+        old = stored.get(p)
+        rows[p] = StandingRow(
+            rank=old.rank if old is not None else None,  # type: ignore[arg-type]
+            rank_last=old.rank_last if old is not None else None,
+            player=p,
+            played=record.played,
+            match_wins=record.wins,
+            match_losses=record.losses,
+            match_points=record.match_points,
+            games_won=record.games_won,
+            points_for=record.points_for,
+            points_against=record.points_against,
+            point_diff=record.points_for - record.points_against,
+            buchholz=v["buchholz"],
+            median_buchholz=v["median_buchholz"],
+            sonneborn_berger=v["sonneborn_berger"],
+            head_to_head=v["head_to_head"],
+            byes=record.byes,
+            forfeits=record.forfeits,
+        )
+    return rows
 
 
 Among = Callable[[int, set[int]], float]

@@ -146,14 +146,16 @@ def _bracket_sync(tournament: Tournament, stage: str) -> None:
     _bracket_settle(tournament, stage, {row.round for row in rows})
 
 
-def _bracket_advance(tournament: Tournament, row: TournamentMatch) -> None:
+def _bracket_advance(tournament: Tournament, row: TournamentMatch) -> set[int]:
     """``row`` has its first result: bring up to date only the matches it feeds (its winner's
     next match, its loser's in a double elimination, a grand-final reset), then those that a
     bye or a withdrawn player's forfeit decides at once feed, and so on. Each slot is computed
     from the slots that feed it (``brackets.slot_state``, what ``resolve`` computes for it in
     turn), so a result costs a few queries whatever the size of the bracket (docs/decisions.md
-    D73)."""
+    D73). Returns the entries whose results changed: ``row``'s players, and those of a match a
+    withdrawn player's forfeit decided at once."""
     stage = row.stage
+    changed = {entry for entry in (row.entry_one_id, row.entry_two_id) if entry is not None}
     seeding = {int(number): entry for number, entry in tournament.brackets[stage]["seeds"].items()}
     states = {row.key: _stored_state(row)}
     withdrawn = _withdrawn(tournament)
@@ -181,8 +183,11 @@ def _bracket_advance(tournament: Tournament, row: TournamentMatch) -> None:
             if states[other.key] != before and other.status in SETTLED:
                 decided.append(other.key)
                 rounds.add(other.round)
+                if other.status == MatchStatus.DONE:
+                    changed.update(p for p in (other.entry_one_id, other.entry_two_id) if p)
         _bracket_open(tournament, opening)
     _bracket_settle(tournament, stage, rounds)
+    return changed
 
 
 def _bracket_open(tournament: Tournament, rows: list[TournamentMatch]) -> None:
@@ -469,21 +474,25 @@ def _swiss_players(tournament: Tournament) -> list[swiss.SwissPlayer]:
 # --- progress after a result -----------------------------------------------------------------
 
 
-def _progress(tournament: Tournament, row: TournamentMatch, *, first: bool = False) -> None:
+def _progress(
+    tournament: Tournament, row: TournamentMatch, *, first: bool = False
+) -> set[int] | None:
     """Move the tournament on after ``row`` got a (new) result: ``first`` when it had none, so
     that in a bracket only the matches it feeds change (``_bracket_advance``); after a
-    correction the whole bracket is brought in line (``_bracket_sync``)."""
+    correction the whole bracket is brought in line (``_bracket_sync``). Returns the entries
+    whose results changed when those are all that changed in the standings of ``row``'s
+    stage (a bracket's first result), else None."""
     if tournament.is_elimination or row.stage == Stage.KNOCKOUT:
         if first:
-            _bracket_advance(tournament, row)
-        else:
-            _bracket_sync(tournament, row.stage)
-        return
+            return _bracket_advance(tournament, row)
+        _bracket_sync(tournament, row.stage)
+        return None
     _rounds_update(tournament, row.stage, {row.round})
     if tournament.matches.filter(stage=Stage.MAIN).exclude(status__in=SETTLED).exists():
-        return
+        return None
     if tournament.format == Format.ROUND_ROBIN or not _swiss_can_go_on(tournament):
         _stage_finish(tournament, Stage.MAIN)
+    return None
 
 
 def _swiss_end_check(tournament: Tournament) -> None:

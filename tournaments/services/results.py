@@ -20,7 +20,7 @@ from games.selectors import User
 from tournaments.draw import brackets
 from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services import formats
-from tournaments.services.common import audit, has_started, locked, organiser_action
+from tournaments.services.common import audit, has_started, organiser_action
 from tournaments.services.standings import bracket_states, standings_enqueue
 
 MatchStatus = TournamentMatch.Status
@@ -41,8 +41,18 @@ def tournament_match_record(*, match: Match) -> TournamentMatch | None:
     report = _deciding_report(match)
     actor = report.responded_by if report is not None else None
     with transaction.atomic(), set_actor(actor) if actor else nullcontext():
-        tournament = locked(row.tournament)
-        row = TournamentMatch.objects.select_for_update(no_key=True).get(pk=row.pk)
+        # Locked, with its organiser: the games matches a result opens are theirs.
+        tournament = (
+            Tournament.objects.select_for_update(no_key=True, of=("self",))
+            .select_related("created_by")
+            .get(pk=row.tournament_id)
+        )
+        row = (
+            TournamentMatch.objects.select_for_update(no_key=True, of=("self",))
+            .select_related("entry_one", "entry_two")
+            .get(pk=row.pk)
+        )
+        row.tournament = tournament  # its name is in the audit trail's text of the row
         first = row.status != MatchStatus.DONE
         _outcome_store(row, match)
         audit(
@@ -52,8 +62,11 @@ def tournament_match_record(*, match: Match) -> TournamentMatch | None:
             **{row.key: (None, [row.winner_id, row.score_one, row.score_two])},
             **({"report": (None, report.pk)} if report is not None else {}),
         )
-        formats._progress(tournament, row, first=first)
-        standings_enqueue(tournament)
+        changed = formats._progress(tournament, row, first=first)
+        if changed:
+            standings_enqueue(tournament, stage=row.stage, entries=changed)
+        else:
+            standings_enqueue(tournament)
     return row
 
 
