@@ -156,3 +156,16 @@ def test_a_spectators_request_stays_in_its_query_budget(
     with django_assert_max_num_queries(7):
         again = client.get(url)
     assert again.json() == first
+
+
+def test_the_admin_changes_it_while_the_tournament_runs(admin_client, org_api, players, organiser):
+    pk = tournament_running(org_api, players[:4], format="single_elimination")["id"]
+    url = reverse("admin:tournaments_tournament_change", args=[pk])
+    form = admin_client.get(url).context["adminform"].form
+    assert list(form.fields) == ["organisers", "spectator_chances"]
+    body = {"organisers": [organiser.pk], "spectator_chances": "hidden"}
+    for inline in ("entries", "rounds"):
+        body |= {f"{inline}-TOTAL_FORMS": 0, f"{inline}-INITIAL_FORMS": 0}
+    response = admin_client.post(url, body)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    assert Tournament.objects.get(pk=pk).spectator_chances == "hidden"
