@@ -12,10 +12,13 @@ turned to player one's view; a turn that ends the game is its result (1 or 0, a 
 game's points are computed in one batch and cached under the game's last turn id, so a game
 that does not change is never evaluated again.
 
-Fairness (``chances_for``): a player of the match never sees them while it is on (403); a
-spectator of a rated or tournament match sees them ``CHANCES_SPECTATOR_DELAY_TURNS`` points
-behind (docs/decisions.md D129); unrated friendly matches live; a match that is over shows
-everything to everyone.
+Fairness (``chances_for``): a player of the match never sees them while it is on (403); what a
+spectator sees while it is on is the match's policy (``policy_of``, docs/decisions.md D129 and
+D135): a tournament's match follows its organisers' setting, asked through a finder that
+tournaments registers (games imports nothing of tournaments; as games/places.py), "hidden" (403
+naming the event), "delayed" (``CHANCES_SPECTATOR_DELAY_TURNS`` points behind, default one) or
+"live"; any other rated match is delayed, an unrated friendly one live; a match that is over
+shows everything to everyone.
 
 The bar shows ``bar_chance``: today the chance of player one winning the current GAME. This is
 the one place where the match-winning chance plugs in once games.analysis.match_table lands (the
@@ -26,6 +29,7 @@ docs/decisions.md D130).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +37,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from common.errors import NotAllowedError
 from games import replay, selectors
@@ -239,18 +244,73 @@ def is_over(match: Match) -> bool:
     return match.status in (Match.Status.FINISHED, Match.Status.FORFEITED)
 
 
-def spectator_delay(match: Match) -> int:
-    """Points a spectator is held behind: the site's delay for rated and tournament matches
-    while they are on, none for unrated friendly ones or once over (docs/decisions.md D129)."""
-    if is_over(match) or not (match.rated or match.tournament_slot):
+# What spectators see of a match while it is on (the values of tournaments' Tournament.
+# SpectatorChances, which stores an organiser's choice).
+HIDDEN = "hidden"
+DELAYED = "delayed"
+LIVE = "live"
+POLICIES = (HIDDEN, DELAYED, LIVE)
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """A match's spectators' chances: one of POLICIES, and the event whose organisers chose it
+    ("" when it is the site's default)."""
+
+    kind: str
+    event: str = ""
+
+
+PolicyFinder = Callable[[Match], "Policy | None"]
+
+POLICY_FINDERS: list[PolicyFinder] = []
+
+
+def register_policy_finder(finder: PolicyFinder) -> None:
+    """Let an app above games name the policy of its matches (tournaments, in its
+    AppConfig.ready); the first answer wins."""
+    if finder not in POLICY_FINDERS:
+        POLICY_FINDERS.append(finder)
+
+
+def policy_of(match: Match) -> Policy:
+    """The spectators' chances of ``match`` while it is on: its event's (the first registered
+    finder that answers; a match without a ``tournament_slot`` asks nobody: no query), else the
+    site's: delayed for a rated match, live for an unrated friendly one."""
+    if match.tournament_slot:
+        for finder in POLICY_FINDERS:
+            policy = finder(match)
+            if policy is not None:
+                return policy
+    return Policy(DELAYED if match.rated or match.tournament_slot else LIVE)
+
+
+def spectator_delay(match: Match, policy: Policy | None = None) -> int:
+    """Points a spectator is held behind: the site's delay for a delayed match while it is on,
+    none for a live one or once over (docs/decisions.md D129, D135)."""
+    if is_over(match):
+        return 0
+    if (policy or policy_of(match)).kind != DELAYED:
         return 0
     return max(0, int(settings.CHANCES_SPECTATOR_DELAY_TURNS))
 
 
-def may_see_chances(user: User, match: Match) -> bool:
-    """Whether ``user`` may see any chance of ``match`` now: everyone once it is over, nobody
-    who plays in it while it is on."""
-    return is_over(match) or not selectors.plays_in(user, match)
+def hidden_message(policy: Policy) -> str:
+    if policy.event:
+        return _(
+            "the organisers of %(event)s show spectators the chances once the match is over"
+        ) % {"event": policy.event}
+    return _("spectators see the chances of this match once it is over")
+
+
+def may_see_chances(user: User, match: Match, policy: Policy | None = None) -> bool:
+    """Whether ``user`` may see any chance of ``match`` now: everyone once it is over; while
+    it is on, nobody who plays in it, and no spectator when its policy hides them."""
+    if is_over(match):
+        return True
+    if selectors.plays_in(user, match):
+        return False
+    return (policy or policy_of(match)).kind != HIDDEN
 
 
 def offered(user: User, match: Match, games: list[Game]) -> bool:
@@ -267,14 +327,17 @@ def chances_for(*, user: User, match: Match) -> MatchChances:
     """The chances of ``match`` that ``user`` may see (module docstring). Raises
     NotAllowedError for a player of a match in progress and NoEvaluatorError when a game of the
     match (the current one first) has no evaluator."""
-    if not may_see_chances(user, match):
+    if not is_over(match) and selectors.plays_in(user, match):
         raise NotAllowedError(PLAYERS_WAIT)
+    policy = None if is_over(match) else policy_of(match)
+    if policy is not None and policy.kind == HIDDEN:
+        raise NotAllowedError(hidden_message(policy))
     games = list(match.games.annotate(last_turn=Max("turns__pk")).order_by("number"))
     for variant in sorted({game.variant for game in games}):
         if not has_evaluator(variant):
             raise NoEvaluatorError(variant)
     points = [p for game in games for p in game_points(match, game, game.last_turn)]
-    behind = min(spectator_delay(match), max(len(points) - 1, 0))
+    behind = min(spectator_delay(match, policy), max(len(points) - 1, 0))
     if behind:
         points = points[: len(points) - behind]
     cap = settings.CHANCES_MAX_POINTS

@@ -21,7 +21,14 @@ from games.clock import CLAIM_AFTER_HOURS_TOURNAMENT
 from games.engine import EngineError, Options
 from tournaments import services
 from tournaments.draw import format_rules
-from tournaments.models import Entry, Round, Standing, Tournament, TournamentMatch
+from tournaments.models import (
+    RUNNING_SETTINGS,
+    Entry,
+    Round,
+    Standing,
+    Tournament,
+    TournamentMatch,
+)
 from tournaments.services.lifecycle import EDITABLE
 
 # What a service refuses with: its own errors, and engine errors such as bad options.
@@ -89,7 +96,7 @@ SETTINGS_GROUPS = [
     (None, ["name", "club", "organisers", "starts_on", "ends_on"]),
     (gettext_lazy("Matches"), [
         "format", "match_length", "match_mode", "options", "rotate_cycle", "clock",
-        "claim_after_hours",
+        "claim_after_hours", "spectator_chances",
     ]),
     (gettext_lazy("Format settings"), [
         "third_place", "grand_final_reset", "consolation_rounds", "consolation_match_length",
@@ -115,14 +122,18 @@ class TournamentForm(forms.ModelForm[Tournament]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # empty: the engine's defaults; no clock; the default hours
-        for name in ("options", "clock", "claim_after_hours"):
+        # empty: the engine's defaults; no clock; the default hours; one move behind
+        for name in ("options", "clock", "claim_after_hours", "spectator_chances"):
             if name in self.fields:
                 self.fields[name].required = False
 
     def clean_claim_after_hours(self) -> int:
         hours = self.cleaned_data.get("claim_after_hours")
         return int(CLAIM_AFTER_HOURS_TOURNAMENT if hours is None else hours)
+
+    def clean_spectator_chances(self) -> str:
+        chances = self.cleaned_data.get("spectator_chances")
+        return str(chances or Tournament.field_default("spectator_chances"))
 
     def clean_options(self) -> dict[str, Any]:
         """The engine decides which options exist (its error names the bad key or value)."""
@@ -178,9 +189,12 @@ class TournamentAdmin(AuditedAdmin[Tournament]):
         return getattr(tournament, "entry_count", 0)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
-        """Once the tournament runs, only its organisers may still change."""
+        """Once the tournament runs, only its organisers and RUNNING_SETTINGS may still change
+        (those until it is finished)."""
         if obj is not None and obj.status not in EDITABLE:
-            return [name for name in SETTINGS + STATE_FIELDS if name != "organisers"]
+            running = obj.status == Tournament.Status.RUNNING
+            free = {"organisers"} | (RUNNING_SETTINGS if running else set())
+            return [name for name in SETTINGS + STATE_FIELDS if name not in free]
         return self.readonly_fields
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:

@@ -19,6 +19,11 @@ class Stage(StrEnum):
     KNOCKOUT = "knockout"  # the bracket that follows the groups
 
 
+# The settings an organiser may still change while the tournament runs: what spectators see of
+# the matches' chances (a careful organiser hides them for the final; docs/decisions.md D135).
+RUNNING_SETTINGS = frozenset({"spectator_chances"})
+
+
 class Tournament(models.Model):
     """A club's tournament: format, match rules, registration and the organisers who run it."""
 
@@ -43,6 +48,14 @@ class Tournament(models.Model):
     class MatchMode(models.TextChoices):
         ONLINE = "online"
         OVER_THE_BOARD = "over_the_board"
+
+    class SpectatorChances(models.TextChoices):
+        """What spectators see of a match's chances while it is on (games/chances.py,
+        docs/decisions.md D135); its players never, anyone once it is over."""
+
+        HIDDEN = "hidden"
+        DELAYED = "delayed"  # one move behind (settings.CHANCES_SPECTATOR_DELAY_TURNS)
+        LIVE = "live"
 
     name = models.CharField(max_length=120)
     club = models.ForeignKey(
@@ -78,6 +91,12 @@ class Tournament(models.Model):
         "delay_seconds; {}: no clock"
     )
     claim_after_hours = models.PositiveIntegerField(default=CLAIM_AFTER_HOURS_TOURNAMENT)
+    spectator_chances = models.CharField(
+        max_length=8,
+        choices=SpectatorChances.choices,
+        default=SpectatorChances.DELAYED,
+        help_text="what spectators see of a match's chances while it is on",
+    )
     # Format settings (each format reads its own).
     third_place = models.BooleanField(default=False)
     grand_final_reset = models.BooleanField(default=True)

@@ -395,8 +395,9 @@ TOURNAMENT_MAX_OPEN_FRIENDLY_TRUSTED = env_int("TOURNAMENT_MAX_OPEN_FRIENDLY_TRU
 
 # The chances shown to spectators (games/chances.py, docs/analysis.md "On the site"): each
 # variant's evaluator is ANALYSIS_WEIGHTS_DIR/<variant>.npz, loaded once per process; a variant
-# without its file offers no chances anywhere. Spectators of rated and tournament matches see
-# the chances this many turns behind while the match is on (docs/decisions.md D129).
+# without its file offers no chances anywhere. Spectators of a rated match, and of a tournament's
+# whose organisers keep the default "one move behind", see the chances this many turns behind
+# while the match is on (docs/decisions.md D129, D135).
 ANALYSIS_WEIGHTS_DIR = Path(os.environ.get("TABLA_WEIGHTS_DIR") or BASE_DIR / "weights")
 CHANCES_SPECTATOR_DELAY_TURNS = env_int("CHANCES_SPECTATOR_DELAY_TURNS", 1)
 CHANCES_CACHE_SECONDS = env_int("CHANCES_CACHE_SECONDS", 6 * 60 * 60)

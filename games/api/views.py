@@ -228,9 +228,11 @@ class MatchChancesView(APIView):
                 '"On the site"): ``current`` (player one\'s P(win), P(win mars), P(lose mars) '
                 "of the current game, the side to move's, and the bar's chance) and ``points``, "
                 "one a game's start and one a turn: {turn, game, win} with win player one's "
-                "P(win). 403 for a player of the match while it is on; spectators of rated and "
-                "tournament matches are ``behind`` by the site's delay; 404 when no evaluator "
-                "is installed for a variant of the match",
+                "P(win). 403 for a player of the match while it is on, and for a spectator when "
+                "the match's organisers hide the chances until it is over; spectators of rated "
+                "matches, and of tournament matches whose organisers chose so (the default), "
+                "are ``behind`` by the site's delay; 404 when no evaluator is installed for a "
+                "variant of the match",
             ),
             **errors(403, 404),
         }

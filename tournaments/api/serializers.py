@@ -28,6 +28,7 @@ SETTINGS_FIELDS = [
     "consolation_match_length", "double_round_robin", "groups", "knockout_per_group",
     "swiss_rounds", "tiebreak_order", "bye_points", "max_entries", "late_entry_until_round",
     "check_in_required", "seed_method", "rated", "clock", "claim_after_hours",
+    "spectator_chances",
 ]  # fmt: skip
 
 

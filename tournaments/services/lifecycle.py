@@ -25,7 +25,7 @@ from players.services import MAX_BULK_PLAYERS
 from tournaments import selectors
 from tournaments.draw import format_rules
 from tournaments.draw.standings import TIEBREAKS
-from tournaments.models import Entry, Tournament, TournamentMatch
+from tournaments.models import RUNNING_SETTINGS, Entry, Tournament, TournamentMatch
 from tournaments.services.common import audit, check_status, locked, organiser_action
 from tournaments.services.standings import standings_enqueue
 
@@ -67,6 +67,7 @@ class TournamentSettings(TypedDict, total=False):
     rated: bool
     clock: dict[str, Any] | None  # games.clock.ClockSettings JSON; None or {}: no clock
     claim_after_hours: int
+    spectator_chances: str  # a Tournament.SpectatorChances
 
 
 def tournament_create(
@@ -99,11 +100,15 @@ def tournament_create(
 def tournament_update(
     *, tournament: Tournament, user: User, **fields: Unpack[TournamentSettings]
 ) -> Tournament:
-    """Change settings while the tournament is a draft or open for registration."""
+    """Change settings while the tournament is a draft or open for registration; while it
+    runs, only RUNNING_SETTINGS."""
     _check_fields(fields)
     _check_rated(user, fields)
     with organiser_action(tournament, user) as tournament:
-        check_status(tournament, *EDITABLE)
+        if fields and set(fields) <= RUNNING_SETTINGS:
+            check_status(tournament, *EDITABLE, Status.RUNNING)
+        else:
+            check_status(tournament, *EDITABLE)
         _check_max_entries(_bounds_of(tournament), fields)
         stored = {name: getattr(tournament, name) for name in (*format_rules.SETTINGS, "format")}
         _check_format_settings({**stored, **fields})
@@ -177,6 +182,10 @@ def _check_fields(fields: TournamentSettings) -> None:
     for name in fields.get("tiebreak_order") or []:
         if name not in TIEBREAKS:
             raise InvalidRequestError(f"unknown tie-break {name!r}; known: {', '.join(TIEBREAKS)}")
+    chances = fields.get("spectator_chances")
+    if chances is not None and chances not in Tournament.SpectatorChances.values:
+        known = ", ".join(Tournament.SpectatorChances.values)
+        raise InvalidRequestError(f"unknown spectator_chances {chances!r}; known: {known}")
 
 
 def organiser_add(*, tournament: Tournament, user: User, username: str) -> Tournament:

@@ -20,7 +20,7 @@ from players.models import Club
 from players.selectors import User, player_for
 from tournaments import selectors
 from tournaments.draw import format_rules
-from tournaments.models import Tournament
+from tournaments.models import RUNNING_SETTINGS, Tournament
 
 F = Tournament.Format
 
@@ -119,6 +119,15 @@ SECTIONS: list[tuple[Any, list[Field]]] = [
                 _("Claim after (hours)"),
                 "int",
                 _("without a clock: the waiting player may claim a match after this long"),
+            ),
+            Field(
+                "spectator_chances",
+                _("Spectators' chances"),
+                "select",
+                _(
+                    "what spectators see of the chances while a match is on (the players never); "
+                    "can be changed while the tournament runs"
+                ),
             ),
         ],
     ),
@@ -237,6 +246,11 @@ CHOICES: dict[str, list[tuple[str, Any]]] = {
         (json.dumps({"preset": "standard"}), _("2 minutes a point + 12 s a turn")),
         (json.dumps({"preset": "relaxed"}), _("3 minutes a point + 15 s a turn")),
     ],
+    "spectator_chances": [
+        (Tournament.SpectatorChances.DELAYED, _("One move behind")),
+        (Tournament.SpectatorChances.LIVE, _("Live")),
+        (Tournament.SpectatorChances.HIDDEN, _("Hidden until the match is over")),
+    ],
     "seed_method": [
         (Tournament.SeedMethod.RATING, _("By rating")),
         (Tournament.SeedMethod.RANDOM, _("At random")),
@@ -252,9 +266,14 @@ def settings_form(*, user: User, tournament: Tournament | None) -> dict[str, Any
     run rated tournaments gets the "rated" switch; anyone else's tournament stays as it is."""
     values = _values(user, tournament)
     may_rate = selectors.may_run_rated(user)
+    running = tournament is not None and tournament.status == Tournament.Status.RUNNING
     sections = []
     for title, fields in SECTIONS:
-        rows = [_row(f, values) for f in fields if f.name != "rated" or may_rate]
+        rows = [
+            _row(f, values)
+            for f in fields
+            if (f.name != "rated" or may_rate) and not (running and f.name in RUNNING_SETTINGS)
+        ]
         note = "" if may_rate or all(f.name != "rated" for f in fields) else _rated_note(tournament)
         sections.append({"title": title, "fields": rows, "note": note})
     if tournament is None:
@@ -270,6 +289,12 @@ def settings_form(*, user: User, tournament: Tournament | None) -> dict[str, Any
         "next": after,
         "is_new": tournament is None,
         "read_only": tournament is not None and tournament.status not in EDITABLE,
+        # While it runs, the settings that can still change, in a form of their own.
+        "running": [
+            _row(f, values) for _t, fields in SECTIONS for f in fields if f.name in RUNNING_SETTINGS
+        ]
+        if running
+        else [],
     }
 
 

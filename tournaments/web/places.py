@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from games.chances import Policy
 from games.models import Match
 from games.places import Place
 from tournaments import selectors
@@ -26,3 +27,15 @@ def row_place(row: TournamentMatch) -> Place:
                 names = ", ".join(str(name) for name in sheet["round_names"])
                 return Place(tournament.name, url, sheet["number"], names, table["table"])
     return Place(tournament.name, url, row.round, "", None)
+
+
+def match_chances_policy(match: Match) -> Policy | None:
+    """What spectators see of a tournament match's chances while it is on: its organisers'
+    setting (Tournament.spectator_chances; games.chances, registered in
+    TournamentsConfig.ready)."""
+    row = (
+        TournamentMatch.objects.filter(match=match)
+        .values_list("tournament__spectator_chances", "tournament__name")
+        .first()
+    )
+    return None if row is None else Policy(row[0], row[1])
