@@ -107,3 +107,68 @@ def test_computer_play_is_idempotent(weights, alice, eager):
     assert services.computer_play(match=match.pk) == 0  # the human's turn: nothing
     game.refresh_from_db()
     assert game.ply == ply
+
+
+def api_start(client, **body):
+    return client.post(reverse("games:practice-create"), body, format="json")
+
+
+def test_a_whole_practice_match_through_the_api(weights, alice, eager, client_for):
+    """Alice plays random legal plays through the API, the computer answers each time, to the
+    match's end; nobody's rating changes."""
+    client = client_for(alice)
+    with _capture(execute=True):
+        response = api_start(client, strength="beginner", target_score=1)
+    assert response.status_code == 201, response.json()
+    match = Match.objects.get(pk=response.json()["id"])
+    computer = match.player_two
+    rng = random.Random(11)
+    for _ in range(400):
+        match.refresh_from_db()
+        if match.status == Match.Status.FINISHED:
+            break
+        game = selectors.current_game(match)
+        assert selectors.player_to_move(game) == alice  # the computer always answered
+        base = f"/api/v1/games/{game.pk}/"
+        with _capture(execute=True):
+            if selectors.is_roll_due(game):
+                answer = client.post(base + "roll/", format="json")
+            else:
+                hint = client.get(base + "hint/")
+                assert hint.status_code == 200
+                assert hint.json()["moves"] in [
+                    o.play.to_json() for o in selectors.game_legal_plays(game)
+                ]
+                moves = rng.choice(selectors.game_legal_plays(game)).play.to_json()
+                answer = client.post(
+                    base + "plays/", {"ply": game.ply, "moves": moves}, format="json"
+                )
+        assert answer.status_code == 200, answer.json()
+    assert match.status == Match.Status.FINISHED
+    assert match.winner in (alice, computer)
+    alice.refresh_from_db()
+    computer.refresh_from_db()
+    assert (alice.rating, alice.rating_games) == (1500.0, 0)
+    assert (computer.rating, computer.rating_games) == (1500.0, 0)
+
+
+def test_hint_only_in_practice(weights, alice, bob, online_match, client_for):
+    game = selectors.current_game(online_match)
+    for player in (alice, bob):
+        answer = client_for(player).get(f"/api/v1/games/{game.pk}/hint/")
+        assert answer.status_code == 404
+
+
+def test_hint_not_for_anonymous_nor_others(weights, alice, bob, client_for, client):
+    match = services.practice_start(user=alice.user, strength="club", target_score=1)
+    game = selectors.current_game(match)
+    assert client.get(f"/api/v1/games/{game.pk}/hint/").status_code in (401, 403)
+    assert client_for(bob).get(f"/api/v1/games/{game.pk}/hint/").status_code == 404  # private
+
+
+def test_api_refuses_practice_without_an_evaluator(tmp_path, settings, alice, client_for):
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path / "none"
+    answer = api_start(client_for(alice), strength="club")
+    assert answer.status_code == 409
+    assert "no evaluator" in str(answer.json())
+    assert api_start(client_for(alice), strength="godlike").status_code == 400
