@@ -562,3 +562,16 @@ class GameHintView(APIView):
                 "equity": round(hint.equity, 4),
             }
         )
+
+
+class MatchHintView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: s.HintSerializer, **errors(401, 403, 404, 409)})
+    def get(self, request: Request, pk: int) -> Response:
+        """The hint of ``games/{id}/hint/`` for the practice match's game in progress (the
+        match page's hint button)."""
+        game = selectors.current_game(match_read(request, pk))
+        if game is None:
+            raise NotFound("the match has no game in progress")
+        return GameHintView().get(request, game.pk)

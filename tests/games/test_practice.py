@@ -172,3 +172,31 @@ def test_api_refuses_practice_without_an_evaluator(tmp_path, settings, alice, cl
     assert answer.status_code == 409
     assert "no evaluator" in str(answer.json())
     assert api_start(client_for(alice), strength="godlike").status_code == 400
+
+
+def test_lobby_offers_practice_and_the_match_page_has_the_hint(weights, alice, eager, client):
+    client.force_login(alice.user)
+    assert 'id="practice"' in client.get("/lobby/").content.decode()
+    with _capture(execute=True):
+        answer = client.post(
+            "/lobby/practice/", {"rules": "macedonian", "match_length": "1", "strength": "strong"}
+        )
+    match = Match.objects.get()
+    assert answer.status_code == 302 and answer["Location"] == f"/matches/{match.pk}/"
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert f"/api/v1/matches/{match.pk}/hint/" in page
+    hint = client.get(f"/api/v1/matches/{match.pk}/hint/")
+    assert hint.status_code in (200, 409)  # 409: a roll is due first
+
+
+def test_no_practice_form_without_an_evaluator(tmp_path, settings, alice, client):
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path / "none"
+    client.force_login(alice.user)
+    assert 'id="practice"' not in client.get("/lobby/").content.decode()
+
+
+def test_no_hint_button_in_other_matches(weights, alice, online_match, client):
+    client.force_login(alice.user)
+    page = client.get(f"/matches/{online_match.pk}/").content.decode()
+    assert "practice-hint" not in page
+    assert client.get(f"/api/v1/matches/{online_match.pk}/hint/").status_code == 404
