@@ -94,7 +94,9 @@ def test_a_pg_dump_backup_restores_and_every_game_replays(tmp_path):
         conn.execute(f'CREATE DATABASE "{restored}"')
     try:
         target = f"{head}/{restored}"
-        subprocess.run(["pg_restore", "--no-owner", f"--dbname={target}", str(dump)], check=True)
+        subprocess.run(
+            ["pg_restore", "--no-owner", f"--dbname={target}", str(dump)], check=True
+        )
         env = {
             **os.environ, "DATABASE_URL": target, "DJANGO_SETTINGS_MODULE": "config.settings.local"
         }  # fmt: skip

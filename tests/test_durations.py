@@ -12,7 +12,6 @@ from common.durations import duration_words
 
 def test_the_two_largest_units_are_named():
     translation.activate("en")  # whatever an earlier test left active
-
     def words(span: timedelta) -> str:
         return duration_words(span).replace("\xa0", " ")
 

@@ -86,10 +86,8 @@ def test_a_database_filled_at_the_old_schema_migrates_with_every_row_in_place(
         player=ana, variant="tabla", rating=1508.0, experience=1, games=1
     )
     OldOwedTask = get("tournaments", "OwedTask")
-    owed = [
-        OldOwedTask.objects.create(task=f"tournaments.tasks.{name}", args=args)
-        for name, args in (("ratings_update", []), ("standings_recompute", [cup.pk]))
-    ]
+    owed = [OldOwedTask.objects.create(task=f"tournaments.tasks.{name}", args=args)
+            for name, args in (("ratings_update", []), ("standings_recompute", [cup.pk]))]
     ContentType.objects.clear_cache()  # (its model did not change)
     old_types = {model: ContentType.objects.get(app_label="tournaments", model=model).pk
                  for model in MOVED}  # fmt: skip

@@ -86,7 +86,9 @@ def test_production_https_can_be_turned_off(monkeypatch):
 
 
 def test_subdomains_and_preload_unsilence_their_checks(monkeypatch):
-    settings = production(monkeypatch, SECURE_HSTS_INCLUDE_SUBDOMAINS="1", SECURE_HSTS_PRELOAD="1")
+    settings = production(
+        monkeypatch, SECURE_HSTS_INCLUDE_SUBDOMAINS="1", SECURE_HSTS_PRELOAD="1"
+    )
     assert settings["SECURE_HSTS_INCLUDE_SUBDOMAINS"] is True
     assert settings["SILENCED_SYSTEM_CHECKS"] == []
 
@@ -95,7 +97,9 @@ def test_subdomains_and_preload_unsilence_their_checks(monkeypatch):
 @pytest.mark.parametrize(
     ("path", "redirected"), [("/healthz", False), ("/", True), ("/api/v1/matches/", True)]
 )
-def test_ssl_redirect_spares_only_the_health_check(client, settings, monkeypatch, path, redirected):
+def test_ssl_redirect_spares_only_the_health_check(
+    client, settings, monkeypatch, path, redirected
+):
     """A load balancer may check /healthz over plain HTTP; everything else goes to HTTPS."""
     production_settings = production(monkeypatch)
     settings.SECURE_SSL_REDIRECT = production_settings["SECURE_SSL_REDIRECT"]

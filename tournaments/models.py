@@ -74,9 +74,8 @@ class Tournament(models.Model):
     # ({} is none; online matches only), and without one the hours of inactivity after which
     # the waiting player may claim a match.
     clock = models.JSONField(
-        default=dict,
-        blank=True,
-        help_text='{"preset": "standard"} or per_point_seconds and delay_seconds; {}: no clock',
+        default=dict, blank=True, help_text='{"preset": "standard"} or per_point_seconds and '
+        "delay_seconds; {}: no clock"
     )
     claim_after_hours = models.PositiveIntegerField(default=CLAIM_AFTER_HOURS_TOURNAMENT)
     # Format settings (each format reads its own).

@@ -71,7 +71,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             return Response({"detail": str(exc), **getattr(exc, "extra", {})}, status=code)
     if isinstance(exc, OperationalError | InterfaceError):
         request = context.get("request")
-        logger.warning("database error on %s: %s", getattr(request, "path", "?"), exc, exc_info=exc)
+        logger.warning(
+            "database error on %s: %s", getattr(request, "path", "?"), exc, exc_info=exc
+        )
         return Response(
             {"detail": DATABASE_UNAVAILABLE},
             status=status.HTTP_503_SERVICE_UNAVAILABLE,

@@ -390,7 +390,6 @@ def test_auto_roll_stops_when_neither_side_can_move(alice, bob, monkeypatch):
     """Decision: automatic rolls stop after one roll per side with no play, so a game in which
     nobody can move (no stuck_limit) waits for a player's roll instead of rolling forever."""
     from games import services
-
     monkeypatch.setattr("games.services._steps.legal_plays", only_pass)
     match = services.match_create(
         creator=alice.user, player_one=alice, player_two=bob, auto_roll=True

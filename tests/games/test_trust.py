@@ -190,15 +190,11 @@ def test_results_of_a_challenge_count_only_when_the_opponent_agrees(
 def test_a_stranger_can_neither_forfeit_nor_override(alice, bob, stranger, staff, client_for):
     created = challenge(client_for(alice), alice, bob, mode="over_the_board")
     client_for(bob).post(url("match-accept", created["id"]))
-    pending = (
-        client_for(alice)
-        .post(
-            url("result-list", created["id"]),
-            {"scope": "match", "score_one": 5, "score_two": 2},
-            format="json",
-        )
-        .json()
-    )
+    pending = client_for(alice).post(
+        url("result-list", created["id"]),
+        {"scope": "match", "score_one": 5, "score_two": 2},
+        format="json",
+    ).json()
     override = url("result-override", created["id"], rid=pending["id"])
     decision = {"scope": "match", "score_one": 0, "score_two": 5}
     forfeit = url("match-forfeit", created["id"])
@@ -319,3 +315,4 @@ def test_the_match_list_filters_by_rated(alice, bob, staff, client_for):
     assert ids(rated="true") == {rated["id"]}
     assert ids(rated="false") == {waiting["id"]}
     assert ids(status="invited") == {waiting["id"]}
+

@@ -103,31 +103,11 @@ def workers(redis, transactional_db, tmp_path):
         with log.open("w") as out:
             started.append(
                 subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "celery",
-                        "-A",
-                        "config",
-                        "worker",
-                        "--pool",
-                        pool,
-                        "--concurrency",
-                        "1",
-                        "--include",
-                        "tests.tournaments.worker_hooks",
-                        "--without-gossip",
-                        "--without-mingle",
-                        "--without-heartbeat",
-                        "-l",
-                        "info",
-                        "-n",
-                        f"{name}@%h",
-                    ],
-                    cwd=ROOT,
-                    env=env,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
+                    [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", pool,
+                     "--concurrency", "1", "--include", "tests.tournaments.worker_hooks",
+                     "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info",
+                     "-n", f"{name}@%h"],
+                    cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
                 )  # fmt: skip
             )
         wait_until(lambda: "ready" in log.read_text(), 30, f"the Celery worker {name}")

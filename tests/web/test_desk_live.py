@@ -68,7 +68,9 @@ def test_a_score_saved_with_enter_stays_on_the_page_and_can_be_undone(live_serve
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_a_report_made_elsewhere_shows_on_the_open_desk_with_the_badge(live_server, new_page, size):
+def test_a_report_made_elsewhere_shows_on_the_open_desk_with_the_badge(
+    live_server, new_page, size
+):
     cup = running(4, format="single_elimination")
     first = row(cup, "W1-1")
     page, console = open_desk(live_server, new_page, cup, "results", size)
@@ -114,6 +116,8 @@ def test_a_swiss_round_is_paired_from_the_results_tab(live_server, new_page):
     first_table = page.locator('.desk-open li.desk-match[data-key="R2-1"]')
     expect(first_table).to_contain_text(top.entry_one.player.display_name, use_inner_text=True)
     expect(first_table.locator('input[name="score_one"]')).to_be_focused()
-    expect(page.locator('[data-print-round="2"]')).to_have_attribute("href", print_url(swiss, 2))
+    expect(page.locator('[data-print-round="2"]')).to_have_attribute(
+        "href", print_url(swiss, 2)
+    )
     assert page.evaluate("window.deskMarker") == 1
     assert console.errors == []

@@ -220,14 +220,8 @@ def test_the_rating_chart_shows_the_last_200_rated_matches(alice, bob):
     start = timezone.now()
     RatingHistory.objects.bulk_create(
         RatingHistory(
-            player=alice,
-            match=match,
-            variant="",
-            sequence=n,
-            rating=1500.0 + n,
-            change=1.0,
-            experience=n,
-            rated_at=start + datetime.timedelta(minutes=n),
+            player=alice, match=match, variant="", sequence=n, rating=1500.0 + n, change=1.0,
+            experience=n, rated_at=start + datetime.timedelta(minutes=n),
         )  # fmt: skip
         for n in range(1, 206)
     )

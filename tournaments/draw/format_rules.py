@@ -117,9 +117,8 @@ def check_clock(settings: Mapping[str, Any]) -> None:
         raise SettingsError("clock", str(error)) from None
     if clock is not None and settings.get("match_mode") != "online":
         raise SettingsError(
-            "clock",
-            "a clock needs online matches (match_mode online): over the board the "
-            "server sees no moves to time",
+            "clock", "a clock needs online matches (match_mode online): over the board the "
+            "server sees no moves to time"
         )
 
 

@@ -24,22 +24,20 @@ def rate_existing(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> N
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("tournaments", "0002_tournaments"),
-        ("games", "0005_match_trust"),
+        ('tournaments', '0002_tournaments'),
+        ('games', '0005_match_trust'),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name="tournament",
-            options={
-                "ordering": ["-created_at", "-id"],
-                "permissions": [("run_rated_tournament", "Can run rated tournaments")],
-            },
+            name='tournament',
+            options={'ordering': ['-created_at', '-id'], 'permissions': [('run_rated_tournament', 'Can run rated tournaments')]},
         ),
         migrations.AddField(
-            model_name="tournament",
-            name="rated",
+            model_name='tournament',
+            name='rated',
             field=models.BooleanField(default=False),
         ),
         migrations.RunPython(rate_existing, migrations.RunPython.noop),

@@ -4,26 +4,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("tournaments", "0003_tournament_rated"),
+        ('tournaments', '0003_tournament_rated'),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="OwedTask",
+            name='OwedTask',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("task", models.CharField(help_text="the Celery task's name", max_length=200)),
-                ("args", models.JSONField(default=list)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('task', models.CharField(help_text="the Celery task's name", max_length=200)),
+                ('args', models.JSONField(default=list)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                "ordering": ["id"],
+                'ordering': ['id'],
             },
         ),
     ]

@@ -4,23 +4,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("tournaments", "0009_standing_rank_last"),
+        ('tournaments', '0009_standing_rank_last'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="tournament",
-            name="claim_after_hours",
+            model_name='tournament',
+            name='claim_after_hours',
             field=models.PositiveIntegerField(default=24),
         ),
         migrations.AddField(
-            model_name="tournament",
-            name="clock",
-            field=models.JSONField(
-                blank=True,
-                default=dict,
-                help_text='{"preset": "standard"} or per_point_seconds and delay_seconds; {}: no clock',
-            ),
+            model_name='tournament',
+            name='clock',
+            field=models.JSONField(blank=True, default=dict, help_text='{"preset": "standard"} or per_point_seconds and delay_seconds; {}: no clock'),
         ),
     ]

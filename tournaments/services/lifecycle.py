@@ -117,7 +117,10 @@ def tournament_update(
 
 
 def _defaults() -> dict[str, Any]:
-    return {name: Tournament.field_default(name) for name in (*format_rules.SETTINGS, "format")}
+    return {
+        name: Tournament.field_default(name)
+        for name in (*format_rules.SETTINGS, "format")
+    }
 
 
 def _check_format_settings(settings: Mapping[str, Any]) -> None:
