@@ -5,6 +5,7 @@ from games.services import challenges as challenge_services
 from games.services import clock as clock_services
 from games.services import notifications as notification_services
 from games.services import owed as owed_services
+from games.services import practice as practice_services
 from games.services import ratings as ratings_services
 
 
@@ -47,3 +48,10 @@ def notifications_email(kind: str, match_ids: list[int], report_ids: list[int]) 
     return notification_services.notifications_email(
         kind=kind, match_ids=match_ids, report_ids=report_ids
     )
+
+
+@shared_task
+def computer_play(match_id: int) -> int:
+    """The computer's turn in its practice match, queued on commit after each write of the
+    human (nothing when it is not the computer's turn): how many decisions it made."""
+    return practice_services.computer_play(match=match_id)

@@ -26,6 +26,7 @@ urlpatterns += [
     path("lobby/live/", lobby.lobby_live, name="lobby-live"),
     path("lobby/ping.json", lobby.ping, name="lobby-ping"),
     path("lobby/challenges/", lobby.challenge_post, name="challenge-post"),
+    path("lobby/practice/", lobby.practice_start, name="practice-start"),
     path("lobby/challenges/<int:pk>/take/", lobby.challenge_take, name="challenge-take"),
     path(
         "lobby/challenges/<int:pk>/withdraw/", lobby.challenge_withdraw, name="challenge-withdraw"

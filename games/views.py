@@ -18,7 +18,7 @@ from django.views.decorators.http import condition, require_safe
 
 from common.durations import until_words
 from common.numbers import ascii_int
-from games import chances, clock, places, selectors, web_selectors
+from games import chances, clock, places, practice, selectors, web_selectors
 from games.board_svg import board_cube, board_frame, board_geometry, board_pieces
 from games.charts import line_chart
 from games.engine import (
@@ -48,7 +48,22 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # variants (games/chances.py): static/js/chances.js fetches them after every update.
     offered = chances.offered(request.user, context["match"], list(context["games"]))
     context["chances_url"] = reverse("games:match-chances", kwargs={"pk": pk}) if offered else None
+    context["hint_url"] = _hint_url(request, context["match"])
     return render(request, "games/match.html", context)
+
+
+def _hint_url(request: HttpRequest, match: Match) -> str | None:
+    """The hint button's API, for the human of a practice match in progress (D131)."""
+    player = selectors.player_for(request.user)
+    if (
+        player is None
+        or match.status != Match.Status.IN_PROGRESS
+        or not practice.is_practice(match)
+    ):
+        return None
+    if player.pk not in (match.player_one_id, match.player_two_id):
+        return None
+    return reverse("games:match-hint", kwargs={"pk": match.pk})
 
 
 @require_safe

@@ -51,6 +51,10 @@ class Player(models.Model):
     # awaiting their confirmation (games.services.notifications; docs/decisions.md D116).
     email_match_ready = models.BooleanField(default=True, db_default=True)
     email_result_to_confirm = models.BooleanField(default=True, db_default=True)
+    # A computer opponent of practice matches (games/practice.py; docs/decisions.md D131): its
+    # strength ("beginner", "club", "strong"), "" for a person. Such a player has no account and
+    # is left out of the ratings, the rankings, the online list and the player search.
+    computer = models.CharField(max_length=10, blank=True, default="", db_default="")
     created_at = models.DateTimeField(auto_now_add=True)
     # Who entered the player (an organiser through the API, or staff in the admin); null for
     # players from before this was recorded and for those created by a command.

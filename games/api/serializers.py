@@ -751,3 +751,19 @@ class NotificationSerializer(serializers.ModelSerializer[Notification]):
 
 class NotificationsReadSerializer(serializers.Serializer[Any]):
     marked = serializers.IntegerField(help_text="how many notifications were marked read")
+
+
+class PracticeCreateSerializer(StrictSerializer):
+    strength = serializers.ChoiceField(
+        choices=["beginner", "club", "strong"], help_text="the computer's strength"
+    )
+    target_score = serializers.IntegerField(min_value=1, max_value=MAX_MATCH_LENGTH, required=False)
+    options = JSONObjectField(required=False, help_text="docs/rules.md §8 keys and/or a preset")
+
+
+class HintSerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField()
+    ply = serializers.IntegerField()
+    moves = serializers.ListField(child=serializers.CharField(), help_text="as a play is submitted")
+    text = serializers.CharField()
+    equity = serializers.FloatField(help_text="the play's cubeless equity for you, in points")

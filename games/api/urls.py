@@ -17,6 +17,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("matches/<int:pk>/claim/", views.MatchClaimView.as_view(), name="match-claim"),
     path("matches/<int:pk>/export/", views.MatchExportView.as_view(), name="match-export"),
     path("matches/<int:pk>/chances/", views.MatchChancesView.as_view(), name="match-chances"),
+    path("matches/<int:pk>/hint/", views.MatchHintView.as_view(), name="match-hint"),
     path("matches/<int:pk>/results/", views.ResultListCreateView.as_view(), name="result-list"),
     path(
         "matches/<int:pk>/results/<int:rid>/confirm/",
@@ -40,6 +41,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:pk>/double/", views.CubeDoubleView.as_view(), name="cube-double"),
     path("games/<int:pk>/take/", views.CubeTakeView.as_view(), name="cube-take"),
     path("games/<int:pk>/drop/", views.CubeDropView.as_view(), name="cube-drop"),
+    path("games/<int:pk>/hint/", views.GameHintView.as_view(), name="game-hint"),
+    path("practice/", views.PracticeCreateView.as_view(), name="practice-create"),
     path("games/<int:pk>/dice-proof/", views.DiceProofView.as_view(), name="dice-proof"),
     path("me/", views.MeView.as_view(), name="me"),
     path("notifications/", views.NotificationListView.as_view(), name="notification-list"),

@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.api.views import WriteView, errors, validated
-from games import chances, lobby, selectors, services
+from games import chances, lobby, practice, selectors, services
 from games.api import serializers as s
 from games.api.filters import MatchFilter
 from games.api.renderers import JSONLinesRenderer, MatRenderer
@@ -521,3 +521,59 @@ class NotificationsReadView(WriteView):
         """Mark all your notifications read."""
         marked = services.notifications_read(user=request.user)
         return Response(s.NotificationsReadSerializer({"marked": marked}).data)
+
+
+# --- practice against the computer (games/practice.py) -----------------------------------------
+
+
+class PracticeCreateView(WriteView):
+    @extend_schema(
+        request=s.PracticeCreateSerializer,
+        responses={201: s.MatchSerializer, **errors(400, 401, 403, 409)},
+    )
+    def post(self, request: Request) -> Response:
+        """Start a practice match against the computer: unrated, no clock; the computer plays
+        its turns itself. 409 when a variant of the rules' cycle has no evaluator installed."""
+        data = validated(s.PracticeCreateSerializer, request)
+        match = services.practice_start(
+            user=request.user,
+            strength=data["strength"],
+            options=data.get("options"),
+            target_score=data.get("target_score"),
+        )
+        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+
+
+class GameHintView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: s.HintSerializer, **errors(401, 403, 404, 409)})
+    def get(self, request: Request, pk: int) -> Response:
+        """The evaluator's best play for your dice on the table, in a practice match only (404
+        for any other game; 409 when you have no dice to play)."""
+        try:
+            hint = practice.practice_hint(user=request.user, game=pk)
+        except GameNotFoundError:
+            raise Http404 from None
+        return Response(
+            {
+                "game": hint.game.pk,
+                "ply": hint.game.ply,
+                "moves": hint.moves,
+                "text": hint.text,
+                "equity": round(hint.equity, 4),
+            }
+        )
+
+
+class MatchHintView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: s.HintSerializer, **errors(401, 403, 404, 409)})
+    def get(self, request: Request, pk: int) -> Response:
+        """The hint of ``games/{id}/hint/`` for the practice match's game in progress (the
+        match page's hint button)."""
+        game = selectors.current_game(match_read(request, pk))
+        if game is None:
+            raise NotFound("the match has no game in progress")
+        return GameHintView().get(request, game.pk)

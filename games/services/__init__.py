@@ -33,6 +33,7 @@ from games.services.play import (
     game_resign,
     play_submit,
 )
+from games.services.practice import computer_play, practice_start
 from games.services.report_codes import (
     Slip,
     report_codes_issue,
@@ -50,6 +51,7 @@ from games.services.results import (
 __all__ = [
     "Slip",
     "clocks_sweep",
+    "computer_play",
     "cube_double",
     "cube_drop",
     "cube_take",
@@ -76,6 +78,7 @@ __all__ = [
     "open_challenge_withdraw",
     "open_challenges_expire",
     "play_submit",
+    "practice_start",
     "report_codes_issue",
     "result_confirm_by_code",
     "result_dispute_by_code",

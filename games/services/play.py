@@ -54,10 +54,12 @@ from games.services._steps import (
     roll_if_auto,
     turn_append,
 )
+from games.services.owed import task_enqueue_on_commit
 from games.sql import fields_update
 from games.state import game_cube, game_cube_put
 from players.models import Player
 
+COMPUTER_TASK = "games.tasks.computer_play"  # games/services/practice.py
 RESIGNATION_KINDS = ("single", "mars")
 # What a roll or a play may change on the game row, when no game ends (game_finish saves all).
 PLAY_FIELDS = [
@@ -348,6 +350,10 @@ def _locked(
         raise _OutOfTime(locked.match_id)
     # Every write here passes: its spectators hear of it once it commits (games/push.py).
     match_changed(match_id=locked.match_id, kind="turn")
+    if (locked.white.computer or locked.black.computer) and not (acting and acting.computer):
+        # A practice match's human acted: the computer answers once this commits (it does
+        # nothing if it is not its turn then; games/services/practice.py).
+        task_enqueue_on_commit(COMPUTER_TASK, locked.match_id)
     return locked, acting
 
 

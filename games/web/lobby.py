@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from common.errors import GameServiceError
 from common.numbers import ascii_int
-from games import clock, lobby, push, selectors, services, web_selectors
+from games import clock, lobby, practice, push, selectors, services, web_selectors
 from games.engine import EngineError
 from games.engine.options import MAX_MATCH_LENGTH, PRESETS
 from games.models import Match
@@ -66,6 +66,9 @@ def lobby_context(request: HttpRequest) -> dict[str, Any]:
         "online": online,
         "online_count": online_count,
         "socket_url": lobby_socket_path(),
+        # Practice against the computer: offered while an evaluator is installed (D131).
+        "practice_offered": bool(practice.practice_variants()),
+        "strengths": list(practice.STRENGTH_LABELS.items()),
         **form_choices(),
     }
 
@@ -130,6 +133,24 @@ def challenge_post(request: HttpRequest) -> HttpResponse:
     else:
         messages.success(request, _("Your challenge is on the lobby."))
     return redirect("web:lobby")
+
+
+@login_required
+@require_POST
+def practice_start(request: HttpRequest) -> HttpResponse:
+    """Start a practice match against the computer (games/services/practice.py)."""
+    try:
+        data = _settings(request)
+        match = services.practice_start(
+            user=request.user,
+            strength=request.POST.get("strength", ""),
+            options=data["options"],
+            target_score=data["target_score"],
+        )
+    except (GameServiceError, EngineError) as error:
+        messages.error(request, str(error))
+        return redirect("web:lobby")
+    return redirect("web:match", pk=match.pk)
 
 
 @login_required

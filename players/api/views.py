@@ -29,7 +29,7 @@ class PlayerListCreateView(generics.ListAPIView[Player], WriteView):
     filterset_class = PlayerFilter
 
     def get_queryset(self) -> Any:
-        return selectors.player_list()
+        return selectors.player_list().filter(computer="")  # D131: no computers
 
     @extend_schema(responses={200: s.PlayerSerializer(many=True), **errors(400, 404)})
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:

@@ -1,0 +1,137 @@
+"""Practice against the computer (issue 23 §3; docs/decisions.md D131, D132): the reads.
+
+A practice match is an unrated online match without a clock between a person and a computer
+player (``Player.computer``: its strength). The computer is the variant's evaluator
+(games/chances.py, the network of ``settings.ANALYSIS_WEIGHTS_DIR``) playing 0-ply
+(games/analysis/player.py): every legal play's resulting position evaluated, then
+
+- ``strong``: the best play by cubeless equity;
+- ``club`` and ``beginner``: a play drawn with probability softmax(equity / temperature), the
+  temperature the strength's (0.05 and 0.25 points of equity), from a generator seeded by the
+  game's dice seed and the ply, so the same game replays to the same choices.
+
+Cube (D132): the computer never doubles and always takes. A hint (the best play for the human's
+dice on the table) is given in a practice match only, to its human player, on their turn; in any
+other match the game is not found for a hint (404).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from django.utils.translation import gettext, gettext_lazy
+
+from common.errors import ConflictError, NotAllowedError
+from games import chances, selectors
+from games.analysis.net import equity
+from games.analysis.player import evaluate_plays
+from games.engine.generate import Outcome
+from games.errors import GameNotFoundError
+from games.models import Game, Match
+from games.selectors import User
+from games.state import game_position, match_options
+from players.models import Player
+
+# The strengths and their softmax temperatures (points of cubeless equity; 0: the best play).
+STRENGTHS: dict[str, float] = {"beginner": 0.25, "club": 0.05, "strong": 0.0}
+STRENGTH_LABELS = {
+    "beginner": gettext_lazy("beginner"),
+    "club": gettext_lazy("club"),
+    "strong": gettext_lazy("strong"),
+}
+VARIANTS = ("tabla", "gul_bara", "tapa")
+
+
+def is_practice(match: Match) -> bool:
+    """Whether one of ``match``'s players is a computer (the players loaded with the match)."""
+    return bool(match.player_one.computer or match.player_two.computer)
+
+
+def is_practice_game(game: Game) -> bool:
+    """Whether ``game`` is of a practice match (its players are loaded with it)."""
+    return bool(game.white.computer or game.black.computer)
+
+
+def computer_of(match: Match) -> Player | None:
+    for player in (match.player_one, match.player_two):
+        if player.computer:
+            return player
+    return None
+
+
+def practice_variants() -> list[str]:
+    """The variants with an evaluator installed: the ones a practice match may play."""
+    return [variant for variant in VARIANTS if chances.has_evaluator(variant)]
+
+
+def missing_evaluators(variants: Sequence[str]) -> list[str]:
+    return [variant for variant in variants if not chances.has_evaluator(variant)]
+
+
+def choose(game: Game, outcomes: Sequence[Outcome], strength: str) -> int:
+    """The index of the play the computer of ``strength`` makes among ``outcomes`` (the legal
+    plays of the position and dice of ``game``, the computer to move)."""
+    if len(outcomes) == 1:
+        return 0
+    network = chances.evaluator(game.variant)
+    if network is None:
+        raise ConflictError(gettext("no evaluator is installed for %s") % game.variant)
+    evaluated = evaluate_plays(
+        network, game.variant, game_position(game), outcomes, match_options(game.match)
+    )
+    temperature = STRENGTHS.get(strength, 0.0)
+    if temperature <= 0:
+        return evaluated.best()
+    values = equity(evaluated.chances) / temperature
+    weights = np.exp(values - values.max())
+    weights /= weights.sum()
+    digest = hashlib.sha256(f"{game.seed}:{game.ply}".encode()).digest()
+    rng = np.random.default_rng(int.from_bytes(digest[:8], "big"))
+    return int(rng.choice(len(outcomes), p=weights))
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The best play for the dice on the table (``moves``: the engine's notation, as a play
+    is submitted) and its cubeless equity for the mover."""
+
+    game: Game
+    moves: list[str]
+    text: str
+    equity: float
+
+
+def practice_hint(*, user: User, game: int) -> Hint:
+    """The evaluator's best play for ``user``'s dice on the table in their practice match.
+    GameNotFoundError (404) for a game they may not see or one outside a practice match;
+    NotAllowedError (403) for someone who does not play it; ConflictError (409) when they have
+    no dice to play."""
+    row = selectors.game_visible(user=user, pk=game)
+    if row is None or not is_practice_game(row):
+        raise GameNotFoundError(gettext("no practice game %s: hints are for practice only") % game)
+    player = selectors.game_player_for(row, user)
+    if player is None or player.computer:
+        raise NotAllowedError(gettext("only the player of a practice game may ask for a hint"))
+    to_move = selectors.player_to_move(row)
+    if to_move is None or to_move.pk != player.pk or row.cube_offered_by:
+        raise ConflictError(gettext("a hint is for your own turn, with your dice to play"))
+    outcomes = selectors.game_legal_plays(row)
+    if not outcomes:
+        raise ConflictError(gettext("roll the dice first: a hint is for the dice on the table"))
+    network = chances.evaluator(row.variant)
+    if network is None:
+        raise ConflictError(gettext("no evaluator is installed for %s") % row.variant)
+    evaluated = evaluate_plays(
+        network, row.variant, game_position(row), outcomes, match_options(row.match)
+    )
+    best = evaluated.best()
+    play = outcomes[best].play
+    return Hint(
+        game=row,
+        moves=play.to_json(),
+        text=str(play) or gettext("no move"),
+        equity=float(equity(evaluated.chances)[best]),
+    )

@@ -1,0 +1,202 @@
+"""Practice against the computer (games/practice.py, games/services/practice.py; docs/decisions.md
+D131, D132): the match, the computer's turns, a whole match through the API, the hint's rules."""
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from common.errors import ConflictError, InvalidRequestError
+from games import selectors, services
+from games.models import Match
+from tests.games.test_chances import write_networks
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def weights(tmp_path, settings):
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path
+    return write_networks(tmp_path)
+
+
+_capture = None
+
+
+@pytest.fixture
+def eager(django_capture_on_commit_callbacks):
+    """Each write's tasks queued on commit run when it returns, as they would after a real
+    commit (Celery is eager in the tests; the test's own transaction never commits)."""
+    global _capture
+    _capture = django_capture_on_commit_callbacks
+    yield
+    _capture = None
+
+
+def committed(service, **kwargs):
+    if _capture is None:
+        return service(**kwargs)
+    with _capture(execute=True):
+        return service(**kwargs)
+
+
+def practice(alice, strength="club", length=1, cycle=("tabla",)) -> Match:
+    return committed(
+        services.practice_start,
+        user=alice.user,
+        strength=strength,
+        target_score=length,
+        options={"cycle": list(cycle)},
+    )
+
+
+def human_move(game, alice, rng):
+    """Alice's next decision: roll, or a random legal play."""
+    if selectors.is_roll_due(game):
+        return committed(services.dice_roll, game=game, user=alice.user).game
+    outcome = rng.choice(selectors.game_legal_plays(game))
+    return committed(
+        services.play_submit, game=game, user=alice.user, ply=game.ply, moves=outcome.play.to_json()
+    ).game
+
+
+def test_practice_match_is_unrated_private_and_against_a_computer(weights, alice, eager):
+    match = practice(alice)
+    assert not match.rated and not match.has_clock and not match.is_public
+    computer = match.player_two
+    assert computer.computer == "club" and computer.user is None
+    assert computer.display_name == "Computer (club)"
+    assert practice(alice).player_two == computer  # one computer player per strength
+    game = selectors.current_game(match)
+    # Whoever started, it is now the human's turn: the computer answered at once.
+    assert selectors.player_to_move(game) == alice
+
+
+def test_the_computer_moves_after_the_human(weights, alice, eager):
+    match = practice(alice, strength="strong")
+    rng = random.Random(5)
+    game = selectors.current_game(match)
+    plays_before = game.turns.filter(side="w" if game.white == alice else "b").count()
+    for _ in range(6):
+        game = selectors.current_game(match)
+        if game is None:
+            break
+        assert selectors.player_to_move(game) == alice
+        human_move(game, alice, rng)
+    computer_side = "b" if game.white == alice else "w"
+    assert game.turns.filter(side=computer_side).exists()
+    assert plays_before >= 0
+
+
+def test_no_practice_without_an_evaluator(tmp_path, settings, alice):
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path / "none"
+    with pytest.raises(ConflictError, match="no evaluator"):
+        practice(alice)
+    assert not Match.objects.exists()
+
+
+def test_unknown_strength_refused(weights, alice):
+    with pytest.raises(InvalidRequestError):
+        practice(alice, strength="grandmaster")
+
+
+def test_computer_play_is_idempotent(weights, alice, eager):
+    match = practice(alice)
+    game = selectors.current_game(match)
+    ply = game.ply
+    assert services.computer_play(match=match.pk) == 0  # the human's turn: nothing
+    game.refresh_from_db()
+    assert game.ply == ply
+
+
+def api_start(client, **body):
+    return client.post(reverse("games:practice-create"), body, format="json")
+
+
+def test_a_whole_practice_match_through_the_api(weights, alice, eager, client_for):
+    """Alice plays random legal plays through the API, the computer answers each time, to the
+    match's end; nobody's rating changes."""
+    client = client_for(alice)
+    with _capture(execute=True):
+        response = api_start(client, strength="beginner", target_score=1)
+    assert response.status_code == 201, response.json()
+    match = Match.objects.get(pk=response.json()["id"])
+    computer = match.player_two
+    rng = random.Random(11)
+    for _ in range(400):
+        match.refresh_from_db()
+        if match.status == Match.Status.FINISHED:
+            break
+        game = selectors.current_game(match)
+        assert selectors.player_to_move(game) == alice  # the computer always answered
+        base = f"/api/v1/games/{game.pk}/"
+        with _capture(execute=True):
+            if selectors.is_roll_due(game):
+                answer = client.post(base + "roll/", format="json")
+            else:
+                hint = client.get(base + "hint/")
+                assert hint.status_code == 200
+                assert hint.json()["moves"] in [
+                    o.play.to_json() for o in selectors.game_legal_plays(game)
+                ]
+                moves = rng.choice(selectors.game_legal_plays(game)).play.to_json()
+                answer = client.post(
+                    base + "plays/", {"ply": game.ply, "moves": moves}, format="json"
+                )
+        assert answer.status_code == 200, answer.json()
+    assert match.status == Match.Status.FINISHED
+    assert match.winner in (alice, computer)
+    alice.refresh_from_db()
+    computer.refresh_from_db()
+    assert (alice.rating, alice.rating_games) == (1500.0, 0)
+    assert (computer.rating, computer.rating_games) == (1500.0, 0)
+
+
+def test_hint_only_in_practice(weights, alice, bob, online_match, client_for):
+    game = selectors.current_game(online_match)
+    for player in (alice, bob):
+        answer = client_for(player).get(f"/api/v1/games/{game.pk}/hint/")
+        assert answer.status_code == 404
+
+
+def test_hint_not_for_anonymous_nor_others(weights, alice, bob, client_for, client):
+    match = services.practice_start(user=alice.user, strength="club", target_score=1)
+    game = selectors.current_game(match)
+    assert client.get(f"/api/v1/games/{game.pk}/hint/").status_code in (401, 403)
+    assert client_for(bob).get(f"/api/v1/games/{game.pk}/hint/").status_code == 404  # private
+
+
+def test_api_refuses_practice_without_an_evaluator(tmp_path, settings, alice, client_for):
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path / "none"
+    answer = api_start(client_for(alice), strength="club")
+    assert answer.status_code == 409
+    assert "no evaluator" in str(answer.json())
+    assert api_start(client_for(alice), strength="godlike").status_code == 400
+
+
+def test_lobby_offers_practice_and_the_match_page_has_the_hint(weights, alice, eager, client):
+    client.force_login(alice.user)
+    assert 'id="practice"' in client.get("/lobby/").content.decode()
+    with _capture(execute=True):
+        answer = client.post(
+            "/lobby/practice/", {"rules": "macedonian", "match_length": "1", "strength": "strong"}
+        )
+    match = Match.objects.get()
+    assert answer.status_code == 302 and answer["Location"] == f"/matches/{match.pk}/"
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert f"/api/v1/matches/{match.pk}/hint/" in page
+    hint = client.get(f"/api/v1/matches/{match.pk}/hint/")
+    assert hint.status_code in (200, 409)  # 409: a roll is due first
+
+
+def test_no_practice_form_without_an_evaluator(tmp_path, settings, alice, client):
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path / "none"
+    client.force_login(alice.user)
+    assert 'id="practice"' not in client.get("/lobby/").content.decode()
+
+
+def test_no_hint_button_in_other_matches(weights, alice, online_match, client):
+    client.force_login(alice.user)
+    page = client.get(f"/matches/{online_match.pk}/").content.decode()
+    assert "practice-hint" not in page
+    assert client.get(f"/api/v1/matches/{online_match.pk}/hint/").status_code == 404
