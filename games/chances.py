@@ -20,17 +20,21 @@ naming the event), "delayed" (``CHANCES_SPECTATOR_DELAY_TURNS`` points behind, d
 "live"; any other rated match is delayed, an unrated friendly one live; a match that is over
 shows everything to everyone.
 
-The bar shows ``bar_chance``: today the chance of player one winning the current GAME. This is
-the one place where the match-winning chance plugs in once games.analysis.match_table lands (the
-chance of winning the match from the three outcome probabilities and the score,
-docs/decisions.md D130).
+The bar and the graph show the chance of winning the MATCH (``match_chances``): a point's three
+outcome probabilities for the game being played, times the exact match table's chance after
+each outcome (games.analysis.match_table, from the outcome rates in games/analysis/rates.json),
+with the score before that game, the game's cube and the match's target (docs/decisions.md
+D130). Where the table cannot answer (rates missing for a game of the match's cycle) the point
+keeps the chance of winning the game.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +46,11 @@ from django.utils.translation import gettext as _
 from common.errors import NotAllowedError
 from games import replay, selectors
 from games.analysis.encode import encode_positions, input_size
+from games.analysis.match_table import GameChances, MatchTable, match_chance
 from games.analysis.net import Network, flip
+from games.analysis.rates import RATES_FILE, Rates
 from games.engine import Position, start_position
+from games.engine.options import Options
 from games.models import Game, Match, Turn
 from games.selectors import User
 from games.state import match_options
@@ -120,9 +127,20 @@ class Point:
     win_mars: float  # P(player one wins a mars)
     lose_mars: float  # P(player one loses a mars)
     one_to_move: bool | None  # whether player one is to move; None once the game is over
+    match: float | None = None  # P(player one wins the match), where the table answers
 
     def to_json(self) -> dict[str, Any]:
-        return {"turn": self.turn, "game": self.game, "win": round(self.win, 4)}
+        return {
+            "turn": self.turn,
+            "game": self.game,
+            "win": round(self.win, 4),
+            "match": round(self.bar, 4),
+        }
+
+    @property
+    def bar(self) -> float:
+        """What the bar and the graph show: the match chance, else the game's."""
+        return self.win if self.match is None else self.match
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,18 +186,78 @@ def _current_json(match: Match, point: Point) -> dict[str, Any]:
         "turn": point.turn,
         "player_one": {key: round(value, 4) for key, value in one.items()},
         "to_move": mover,
-        "bar": {"player": match.player_one.pk, "chance": round(bar_chance(match, point), 4)},
+        "bar": {"player": match.player_one.pk, "chance": round(point.bar, 4)},
     }
 
 
-def bar_chance(match: Match, point: Point) -> float:
-    """The chance the bar and the page show for player one: today player one's chance of winning
-    the current GAME (``point.win``). THE SEAM for the match table: once
-    games.analysis.match_table gives the chance of winning the match from the outcome
-    probabilities (``point.win``, ``point.win_mars``, ``point.lose_mars``) and the score before
-    this game (``match.score_one``/``score_two`` and ``match.target_score``), it is returned here
-    and the page and the API follow (docs/decisions.md D130)."""
-    return point.win
+@lru_cache(maxsize=32)
+def _table(options: Options) -> MatchTable | None:
+    """The exact match table of ``options`` (its cycle, target and tie rule), from the measured
+    outcome rates; None when the rates lack a game of the cycle."""
+    try:
+        return MatchTable(_rates(), options)
+    except (OSError, ValueError):
+        return None
+
+
+@lru_cache(maxsize=1)
+def _rates() -> Rates:
+    return Rates.load(RATES_FILE)
+
+
+def match_chances(match: Match, games: Sequence[Game], points: list[Point]) -> list[Point]:
+    """``points`` with the chance of player one winning the match (``Point.match``): each
+    point's outcome probabilities for its game times the table's chance after each outcome,
+    from the score before that game (the match's finished games), that game's cube and the
+    Crawford rule (docs/decisions.md D130)."""
+    options = dataclasses.replace(match_options(match), match_length=match.target_score)
+    table = _table(options)
+    if table is None:
+        return points
+    by_number = {game.number: game for game in games}
+    before: dict[int, tuple[int, int]] = {}
+    one = two = 0
+    for game in sorted(games, key=lambda g: g.number):
+        before[game.number] = (one, two)
+        if game.status == Game.Status.IN_PROGRESS:
+            continue
+        if game.result_winner_id is None:
+            if options.tapa_tie == "one_each":
+                one, two = one + 1, two + 1
+        elif game.result_winner_id == match.player_one_id:
+            one += game.result_points or 0
+        else:
+            two += game.result_points or 0
+    cycle = len(options.cycle)
+    out = []
+    for point in points:
+        game = by_number.get(point.game)
+        if game is None:
+            out.append(point)
+            continue
+        score_one, score_two = before[point.game]
+        index = (game.number - 1) % cycle
+        if options.cycle[index] != game.variant and game.variant in options.cycle:
+            index = options.cycle.index(game.variant)
+        if point.one_to_move is None and point.win == 0.5:
+            chances = GameChances(win=0.0, tie=1.0)
+        else:
+            chances = GameChances(point.win, point.win_mars, point.lose_mars)
+        try:
+            value = match_chance(
+                table,
+                chances,
+                match.target_score - score_one,
+                match.target_score - score_two,
+                index,
+                cube=1 if game.crawford else max(1, game.cube_value),
+                crawford=game.crawford,
+            )
+        except ValueError:
+            out.append(point)
+            continue
+        out.append(dataclasses.replace(point, match=value))
+    return out
 
 
 def game_points(match: Match, game: Game, last_turn: int | None) -> list[Point]:
@@ -336,7 +414,9 @@ def chances_for(*, user: User, match: Match) -> MatchChances:
     for variant in sorted({game.variant for game in games}):
         if not has_evaluator(variant):
             raise NoEvaluatorError(variant)
-    points = [p for game in games for p in game_points(match, game, game.last_turn)]
+    points = match_chances(
+        match, games, [p for game in games for p in game_points(match, game, game.last_turn)]
+    )
     behind = min(spectator_delay(match, policy), max(len(points) - 1, 0))
     if behind:
         points = points[: len(points) - behind]

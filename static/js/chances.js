@@ -26,7 +26,7 @@
     var points = data.points;
     var last = Math.max(points.length - 1, 1);
     var line = points.map(function (point, index) {
-      return (index * 300 / last).toFixed(1) + "," + ((1 - point.win) * 80).toFixed(1);
+      return (index * 300 / last).toFixed(1) + "," + ((1 - point.match) * 80).toFixed(1);
     });
     section.querySelector("[data-chance-line]").setAttribute("points", line.join(" "));
     section.querySelector("[data-chance-note]").textContent =

@@ -10,7 +10,9 @@ from django.urls import reverse
 
 from games import chances, services
 from games.analysis.encode import encode_positions, input_size
+from games.analysis.match_table import GameChances, MatchTable, match_chance
 from games.analysis.net import Network, flip
+from games.analysis.rates import RATES_FILE, Rates
 from games.demo import game_play_random, match_play_random
 from games.models import Match
 from games.state import game_position, match_options
@@ -96,7 +98,13 @@ def test_a_spectator_of_an_unrated_match_sees_it_live(
     assert current["player_one"]["win_mars"] == pytest.approx(one[1], abs=1e-4)
     assert current["player_one"]["lose_mars"] == pytest.approx(one[2], abs=1e-4)
     assert data["points"][-1]["win"] == pytest.approx(one[0], abs=1e-4)
-    assert current["bar"] == {"player": alice.pk, "chance": round(one[0], 4)}
+    # The bar is the chance of winning the match: the game's outcomes times the match table (D130).
+    table = MatchTable(Rates.load(RATES_FILE), match_options(match))
+    expected = match_chance(
+        table, GameChances(*one), match.target_score, match.target_score, 0, cube=1
+    )
+    assert current["bar"] == {"player": alice.pk, "chance": pytest.approx(expected, abs=1e-4)}
+    assert data["points"][-1]["match"] == pytest.approx(expected, abs=1e-4)
     mover = current["to_move"]
     game = match.games.get(number=1)
     assert mover["player"] == game.player_of(game_position(game).turn).pk
