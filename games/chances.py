@@ -231,14 +231,14 @@ def match_chances(match: Match, games: Sequence[Game], points: list[Point]) -> l
     cycle = len(options.cycle)
     out = []
     for point in points:
-        game = by_number.get(point.game)
-        if game is None:
+        played = by_number.get(point.game)
+        if played is None:
             out.append(point)
             continue
         score_one, score_two = before[point.game]
-        index = (game.number - 1) % cycle
-        if options.cycle[index] != game.variant and game.variant in options.cycle:
-            index = options.cycle.index(game.variant)
+        index = (played.number - 1) % cycle
+        if options.cycle[index] != played.variant and played.variant in options.cycle:
+            index = options.cycle.index(played.variant)
         if point.one_to_move is None and point.win == 0.5:
             chances = GameChances(win=0.0, tie=1.0)
         else:
@@ -250,8 +250,8 @@ def match_chances(match: Match, games: Sequence[Game], points: list[Point]) -> l
                 match.target_score - score_one,
                 match.target_score - score_two,
                 index,
-                cube=1 if game.crawford else max(1, game.cube_value),
-                crawford=game.crawford,
+                cube=1 if played.crawford else max(1, played.cube_value),
+                crawford=played.crawford,
             )
         except ValueError:
             out.append(point)
