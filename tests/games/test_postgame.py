@@ -5,7 +5,9 @@ shows it once the match is over."""
 import random
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import postgame
@@ -120,13 +122,13 @@ def test_the_review_is_cached_and_the_queries_are_bounded(
 ):
     client = client_for(spectator)
     first = client.get(review_url(finished)).json()
-    with django_assert_max_num_queries(6):  # the user, the match, its players, games
+    with django_assert_max_num_queries(5):  # the user, the match, its games and last turns
         again = client.get(review_url(finished))
     assert again.json() == first
 
 
 def test_the_page_shows_the_review_of_a_finished_match_only(
-    weights, online_match, alice, spectator, django_assert_max_num_queries
+    weights, online_match, alice, spectator
 ):
     url = reverse("web:match", kwargs={"pk": online_match.pk})
     game_play_random(game=online_match.games.get(number=1), rng=random.Random(3), max_decisions=6)
@@ -140,10 +142,7 @@ def test_the_page_shows_the_review_of_a_finished_match_only(
     page = client.get(url).content.decode()
     assert 'id="review"' in page and "data-review-mistake" in page
     assert 'class="review-board"' in page  # the better play of the biggest mistake, on a board
-    best = client_for_json(match, spectator)
-    assert best in page
-    with django_assert_max_num_queries(60):
-        client.get(url)
+    assert client_for_json(match, spectator) in page
 
 
 def client_for_json(match, user) -> str:
@@ -158,3 +157,17 @@ def test_no_evaluator_no_section(no_weights, finished, alice):
     client.force_login(alice.user)
     page = client.get(reverse("web:match", kwargs={"pk": finished.pk})).content.decode()
     assert 'id="review"' not in page
+
+
+def test_the_section_costs_two_queries_once_cached(weights, finished, alice, settings, tmp_path):
+    client = Client()
+    client.force_login(alice.user)
+    url = reverse("web:match", kwargs={"pk": finished.pk})
+    assert 'id="review"' in client.get(url).content.decode()
+    with CaptureQueriesContext(connection) as with_review:
+        client.get(url)
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path / "none"
+    with CaptureQueriesContext(connection) as without:
+        assert 'id="review"' not in client.get(url).content.decode()
+    # the match's variants (also asked without an evaluator) and its games with their last turns
+    assert len(with_review) <= len(without) + 1
