@@ -28,7 +28,7 @@ from django.db.models import Max
 from common.errors import NotAllowedError
 from games import replay
 from games.analysis.review import Played, review_plays
-from games.chances import NoEvaluatorError, _loaded, has_evaluator, is_over
+from games.chances import NoEvaluatorError, evaluator_and_version, has_evaluator, is_over
 from games.engine import Position, start_position
 from games.models import Game, Match, Turn
 from games.state import match_options
@@ -149,7 +149,7 @@ def _player_review(player: Player, decisions: list[Mistake]) -> PlayerReview:
 
 
 def _key(game: Any) -> str:
-    loaded = _loaded(game.variant)
+    loaded = evaluator_and_version(game.variant)
     if loaded is None:
         raise NoEvaluatorError(game.variant)
     return f"review:v2:{game.pk}:{game.last_turn or 0}:{game.variant}:{loaded[1]}"
@@ -158,7 +158,7 @@ def _key(game: Any) -> str:
 def _review_game(match: Match, game: Game, turns: list[Turn]) -> list[tuple[Any, ...]]:
     """Replay the game's log and review its plays: one row a decision with a choice (the fields
     of a Mistake). A log that breaks the rules is reviewed up to there."""
-    loaded = _loaded(game.variant)
+    loaded = evaluator_and_version(game.variant)
     if loaded is None:
         raise NoEvaluatorError(game.variant)
     options = match_options(match)

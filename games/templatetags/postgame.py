@@ -1,6 +1,6 @@
 """The review section of a finished match's page (games/postgame.py; docs/analysis.md "After the
 game"): ``{% match_review match %}`` renders templates/games/_review_section.html, nothing while
-the match is on or without an evaluator for its variants."""
+the match is on, without an evaluator for its variants or without a decision to review."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ def match_review(match: Match) -> dict[str, Any]:
     if not postgame.offered(match):
         return {"review": None}
     review = postgame.review_for(match=match)
+    if not any(side.decisions for side in review.players):
+        return {"review": None}  # no turn log (an over-the-board match without records)
     players = []
     for side in review.players:
         mistakes = [

@@ -15,7 +15,7 @@ from games.analysis.net import Network, equity
 from games.analysis.player import evaluate_plays
 from games.demo import game_play_random, match_play_random
 from games.engine import Position, legal_plays, start_position
-from games.models import Turn
+from games.models import Match, Turn
 from games.state import match_options
 from tests.games.factories import UserFactory
 from tests.games.test_chances import write_networks
@@ -171,3 +171,15 @@ def test_the_section_costs_two_queries_once_cached(weights, finished, alice, set
         assert 'id="review"' not in client.get(url).content.decode()
     # the match's variants (also asked without an evaluator) and its games with their last turns
     assert len(with_review) <= len(without) + 1
+
+
+def test_a_match_over_before_a_move_has_no_section(weights, online_match, alice, client_for):
+    Match.objects.filter(pk=online_match.pk).update(status=Match.Status.FORFEITED)
+    assert online_match.games.exists() and not Turn.objects.filter(game__match=online_match)
+    data = client_for(alice).get(review_url(online_match)).json()
+    assert [p["decisions"] for p in data["players"]] == [0, 0]
+    assert [p["average_error"] for p in data["players"]] == [None, None]
+    client = Client()
+    client.force_login(alice.user)
+    page = client.get(reverse("web:match", kwargs={"pk": online_match.pk})).content.decode()
+    assert 'id="review"' not in page
