@@ -114,6 +114,13 @@ def has_evaluator(variant: str) -> bool:
     return evaluator(variant) is not None
 
 
+def evaluator_and_version(variant: str) -> tuple[Network, str] | None:
+    """``variant``'s network and its file's version (what a cache key of its evaluations
+    holds), None without an evaluator: for the other readers of the evaluators
+    (games/postgame.py)."""
+    return _loaded(variant)
+
+
 # --- the series -------------------------------------------------------------------------------
 
 

@@ -18,6 +18,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("matches/<int:pk>/export/", views.MatchExportView.as_view(), name="match-export"),
     path("matches/<int:pk>/chances/", views.MatchChancesView.as_view(), name="match-chances"),
     path("matches/<int:pk>/hint/", views.MatchHintView.as_view(), name="match-hint"),
+    path("matches/<int:pk>/review/", views.MatchReviewView.as_view(), name="match-review"),
     path("matches/<int:pk>/results/", views.ResultListCreateView.as_view(), name="result-list"),
     path(
         "matches/<int:pk>/results/<int:rid>/confirm/",

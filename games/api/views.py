@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.api.views import WriteView, errors, validated
-from games import chances, lobby, practice, selectors, services
+from games import chances, lobby, postgame, practice, selectors, services
 from games.api import serializers as s
 from games.api.filters import MatchFilter
 from games.api.renderers import JSONLinesRenderer, MatRenderer
@@ -241,6 +241,30 @@ class MatchChancesView(APIView):
         match = match_read(request, pk)
         try:
             answer = chances.chances_for(user=request.user, match=match)
+        except chances.NoEvaluatorError as error:
+            raise NotFound(str(error)) from None
+        return Response(answer.to_json())
+
+
+class MatchReviewView(APIView):
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                response={"type": "object"},
+                description="The review of a finished match (games/postgame.py, docs/analysis.md "
+                '"After the game"): per player the decisions with a choice, the average and '
+                "total error (cubeless equity lost to the evaluator's best play at 0-ply) and "
+                "the biggest mistakes {game, turn, dice, pending, made, best, error}. 403 while "
+                "the match is on (for everyone); 404 when no evaluator is installed for a "
+                "variant of the match",
+            ),
+            **errors(403, 404),
+        }
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        match = match_read(request, pk)
+        try:
+            answer = postgame.review_for(match=match)
         except chances.NoEvaluatorError as error:
             raise NotFound(str(error)) from None
         return Response(answer.to_json())

@@ -1,0 +1,204 @@
+"""The review of a finished match (issue 23 §3; docs/analysis.md "After the game").
+
+Every play of every game is compared with the evaluator's best play at 0-ply
+(games.analysis.review; docs/decisions.md D133): the game's turn log is replayed (games.replay),
+each decision with more than one legal play gets the equity of the play made, of the best play
+and the error between them, in cubeless points for the mover. A game's review is cached under
+its last turn id and the network file's version, as its chances are (games/chances.py).
+
+Shown only once the match is over, to everyone (docs/decisions.md D134): the players never see
+an evaluation during their own match, and a spectator not either, so that nobody watching can
+pass it on.
+
+The review of a match: each player's average error and count of decisions with a choice, and
+each player's biggest mistakes (``MISTAKES_SHOWN`` of them, largest first) with the play made, the
+better play and the position after it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import Max
+
+from common.errors import NotAllowedError
+from games import replay
+from games.analysis.review import Played, review_plays
+from games.chances import NoEvaluatorError, evaluator_and_version, has_evaluator, is_over
+from games.engine import Position, start_position
+from games.models import Game, Match, Turn
+from games.state import match_options
+from players.models import Player
+
+NOT_OVER = "a match is reviewed once it is over"
+MISTAKES_SHOWN = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    """One decision with a choice: who played it (``colour`` in its game), where, and how well."""
+
+    game: int  # the game's number in the match
+    variant: str
+    turn: int  # the turn's ply
+    colour: str
+    dice: list[int]
+    pending: bool  # a later stage of a Gjul Bara cascade
+    made: str  # the play made, in the site's notation ("24/18 18/13"; "" a pass)
+    best: str  # the best play by the evaluator (the play made when it is the best)
+    best_position: dict[str, Any]  # the position after the best play (Position.to_json())
+    error: float  # cubeless points, >= 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "variant": self.variant,
+            "turn": self.turn,
+            "dice": self.dice,
+            "pending": self.pending,
+            "made": self.made,
+            "best": self.best,
+            "error": round(self.error, 4),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReview:
+    player: Player
+    decisions: int  # decisions with more than one legal play
+    total_error: float
+    mistakes: list[Mistake]  # the biggest, largest first, errors above 0 only
+
+    @property
+    def average_error(self) -> float | None:
+        return self.total_error / self.decisions if self.decisions else None
+
+    def to_json(self) -> dict[str, Any]:
+        average = self.average_error
+        return {
+            "player": self.player.pk,
+            "decisions": self.decisions,
+            "average_error": None if average is None else round(average, 4),
+            "total_error": round(self.total_error, 4),
+            "mistakes": [mistake.to_json() for mistake in self.mistakes],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReview:
+    match: Match
+    players: list[PlayerReview]  # player one, player two
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "match": self.match.pk,
+            "lookahead": "0-ply",
+            "equity": "cubeless",
+            "players": [review.to_json() for review in self.players],
+        }
+
+
+def offered(match: Match) -> bool:
+    """Whether the match page shows the review: the match over and an evaluator for every
+    variant its games have played (no query beyond the match's games)."""
+    if not is_over(match):
+        return False
+    variants = set(match.games.values_list("variant", flat=True))
+    return bool(variants) and all(has_evaluator(variant) for variant in variants)
+
+
+def review_for(*, match: Match) -> MatchReview:
+    """The review of ``match`` (module docstring). Raises NotAllowedError while the match is on
+    and NoEvaluatorError when a variant of its games has no evaluator."""
+    if not is_over(match):
+        raise NotAllowedError(NOT_OVER)
+    games = list(match.games.annotate(last_turn=Max("turns__pk")).order_by("number"))
+    for variant in sorted({game.variant for game in games}):
+        if not has_evaluator(variant):
+            raise NoEvaluatorError(variant)
+    keys = {game.pk: _key(game) for game in games}
+    cached: dict[str, Any] = cache.get_many(list(keys.values()))
+    missing = [game for game in games if keys[game.pk] not in cached]
+    if missing:
+        turns: dict[int, list[Turn]] = defaultdict(list)
+        for turn in Turn.objects.filter(game__in=missing).order_by("game_id", "ply"):
+            turns[turn.game_id].append(turn)
+        fresh = {keys[g.pk]: _review_game(match, g, turns[g.pk]) for g in missing}
+        cache.set_many(fresh, settings.CHANCES_CACHE_SECONDS)
+        cached |= fresh
+    one, two = match.player_one, match.player_two
+    mistakes: dict[int, list[Mistake]] = {one.pk: [], two.pk: []}
+    for game in games:
+        for row in cached[keys[game.pk]]:
+            mistake = Mistake(*row)
+            white = mistake.colour == "w"
+            player = game.white_id if white else game.black_id
+            mistakes[player].append(mistake)
+    return MatchReview(match, [_player_review(p, mistakes[p.pk]) for p in (one, two)])
+
+
+def _player_review(player: Player, decisions: list[Mistake]) -> PlayerReview:
+    biggest = sorted((m for m in decisions if m.error > 0), key=lambda m: -m.error)
+    return PlayerReview(
+        player, len(decisions), sum(m.error for m in decisions), biggest[:MISTAKES_SHOWN]
+    )
+
+
+def _key(game: Any) -> str:
+    loaded = evaluator_and_version(game.variant)
+    if loaded is None:
+        raise NoEvaluatorError(game.variant)
+    return f"review:v2:{game.pk}:{game.last_turn or 0}:{game.variant}:{loaded[1]}"
+
+
+def _review_game(match: Match, game: Game, turns: list[Turn]) -> list[tuple[Any, ...]]:
+    """Replay the game's log and review its plays: one row a decision with a choice (the fields
+    of a Mistake). A log that breaks the rules is reviewed up to there."""
+    loaded = evaluator_and_version(game.variant)
+    if loaded is None:
+        raise NoEvaluatorError(game.variant)
+    options = match_options(match)
+    played: list[Played] = []
+    where: list[tuple[int, str, list[int]]] = []
+    before = None
+    steps = replay.replay_log(game.variant, options, turns, crawford=game.crawford)
+    try:
+        for turn, step in zip(turns, steps, strict=False):
+            if step.play is not None:
+                position = before if before is not None else _start(game)
+                pending = step.kind == "pending"
+                played.append(Played(position, None if pending else step.dice, step.play))
+                where.append((turn.ply, step.kind, list(step.dice)))
+            before = step.position_after
+    except replay.ReplayError:
+        pass  # verify_games reports it; the review stops there, as the chances do
+    rows = []
+    for item in review_plays(loaded[0], game.variant, options, played):
+        ply, kind, dice = where[item.index]
+        rows.append(
+            (
+                game.number,
+                game.variant,
+                ply,
+                item.mover,
+                dice,
+                kind == "pending",
+                str(item.made.play),
+                str(item.best.play),
+                item.best.position.to_json(),
+                item.error,
+            )
+        )
+    return rows
+
+
+def _start(game: Game) -> Position:
+    return start_position(game.variant, "w")  # as games.replay starts every game
+
+
+def best_position(mistake: Mistake) -> Position:
+    return Position.from_json(mistake.best_position)

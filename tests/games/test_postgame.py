@@ -1,0 +1,185 @@
+"""The review of a finished match (games/postgame.py; docs/analysis.md "After the game"): nobody
+sees it while the match is on, its numbers are the network's, it is cached, and the match page
+shows it once the match is over."""
+
+import random
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import postgame
+from games.analysis.net import Network, equity
+from games.analysis.player import evaluate_plays
+from games.demo import game_play_random, match_play_random
+from games.engine import Position, legal_plays, start_position
+from games.models import Match, Turn
+from games.state import match_options
+from tests.games.factories import UserFactory
+from tests.games.test_chances import write_networks
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def weights(tmp_path, settings):
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path
+    return write_networks(tmp_path)
+
+
+@pytest.fixture
+def no_weights(tmp_path, settings):
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path / "none"
+
+
+@pytest.fixture
+def spectator(db):
+    return UserFactory(username="spectator")
+
+
+@pytest.fixture
+def finished(online_match):
+    match = match_play_random(match=online_match, rng=random.Random(11))
+    assert postgame.is_over(match)
+    return match
+
+
+def review_url(match) -> str:
+    return reverse("games:match-review", kwargs={"pk": match.pk})
+
+
+def expected(match, weights) -> dict[int, tuple[int, float, float]]:
+    """Per player: decisions with a choice, total error and the largest error, from the stored
+    turns and the networks read afresh (each turn's position before is the one stored after
+    the turn before it)."""
+    options = match_options(match)
+    found = {match.player_one.pk: [0, 0.0, 0.0], match.player_two.pk: [0, 0.0, 0.0]}
+    for game in match.games.order_by("number"):
+        network = Network.load(weights[game.variant])
+        before = start_position(game.variant, "w")
+        for turn in Turn.objects.filter(game=game).order_by("ply"):
+            after = Position.from_json(turn.position_after)
+            if turn.kind in ("roll", "pending"):
+                dice = None if turn.kind == "pending" else turn.dice
+                outcomes = legal_plays(game.variant, before, dice, options)
+                if len(outcomes) > 1:
+                    values = equity(
+                        evaluate_plays(network, game.variant, before, outcomes, options).chances
+                    )
+                    made = next(i for i, o in enumerate(outcomes) if o.position == after)
+                    error = float(max(values) - values[made])
+                    row = found[game.player_of(before.turn).pk]
+                    row[0] += 1
+                    row[1] += error
+                    row[2] = max(row[2], error)
+            before = after
+    return {pk: tuple(row) for pk, row in found.items()}
+
+
+def test_nobody_sees_the_review_while_the_match_is_on(
+    weights, online_match, alice, bob, spectator, client_for
+):
+    game_play_random(game=online_match.games.get(number=1), rng=random.Random(3), max_decisions=6)
+    for user in (alice, bob, spectator):
+        answer = client_for(user).get(review_url(online_match))
+        assert answer.status_code == 403
+        assert answer.json()["detail"] == postgame.NOT_OVER
+
+
+def test_no_evaluator_is_a_404_with_the_reason(no_weights, finished, spectator, client_for):
+    answer = client_for(spectator).get(review_url(finished))
+    assert answer.status_code == 404
+    assert "no evaluator is installed for" in answer.json()["detail"]
+
+
+def test_the_review_of_a_finished_match_is_the_networks(
+    weights, finished, alice, bob, spectator, client_for
+):
+    data = client_for(spectator).get(review_url(finished)).json()
+    assert data["match"] == finished.pk
+    assert [p["player"] for p in data["players"]] == [alice.pk, bob.pk]
+    want = expected(finished, weights)
+    for player in data["players"]:
+        decisions, total, largest = want[player["player"]]
+        assert player["decisions"] == decisions > 0
+        assert player["total_error"] == pytest.approx(total, abs=1e-3)
+        assert player["average_error"] == pytest.approx(total / decisions, abs=1e-3)
+        mistakes = player["mistakes"]
+        assert 0 < len(mistakes) <= postgame.MISTAKES_SHOWN
+        errors = [m["error"] for m in mistakes]
+        assert errors == sorted(errors, reverse=True) and all(e > 0 for e in errors)
+        assert errors[0] == pytest.approx(largest, abs=1e-3)
+        for mistake in mistakes:
+            assert mistake["made"] != mistake["best"]
+    # the players see the same once it is over
+    assert client_for(alice).get(review_url(finished)).json() == data
+
+
+def test_the_review_is_cached_and_the_queries_are_bounded(
+    weights, finished, spectator, client_for, django_assert_max_num_queries
+):
+    client = client_for(spectator)
+    first = client.get(review_url(finished)).json()
+    with django_assert_max_num_queries(5):  # the user, the match, its games and last turns
+        again = client.get(review_url(finished))
+    assert again.json() == first
+
+
+def test_the_page_shows_the_review_of_a_finished_match_only(
+    weights, online_match, alice, spectator
+):
+    url = reverse("web:match", kwargs={"pk": online_match.pk})
+    game_play_random(game=online_match.games.get(number=1), rng=random.Random(3), max_decisions=6)
+    for user in (spectator, alice.user):
+        client = Client()
+        client.force_login(user)
+        assert 'id="review"' not in client.get(url).content.decode()
+    match = match_play_random(match=online_match, rng=random.Random(11))
+    client = Client()
+    client.force_login(alice.user)
+    page = client.get(url).content.decode()
+    assert 'id="review"' in page and "data-review-mistake" in page
+    assert 'class="review-board"' in page  # the better play of the biggest mistake, on a board
+    assert client_for_json(match, spectator) in page
+
+
+def client_for_json(match, user) -> str:
+    client = Client()
+    client.force_login(user)
+    data = client.get(review_url(match)).json()
+    return data["players"][0]["mistakes"][0]["best"]
+
+
+def test_no_evaluator_no_section(no_weights, finished, alice):
+    client = Client()
+    client.force_login(alice.user)
+    page = client.get(reverse("web:match", kwargs={"pk": finished.pk})).content.decode()
+    assert 'id="review"' not in page
+
+
+def test_the_section_costs_two_queries_once_cached(weights, finished, alice, settings, tmp_path):
+    client = Client()
+    client.force_login(alice.user)
+    url = reverse("web:match", kwargs={"pk": finished.pk})
+    assert 'id="review"' in client.get(url).content.decode()
+    with CaptureQueriesContext(connection) as with_review:
+        client.get(url)
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path / "none"
+    with CaptureQueriesContext(connection) as without:
+        assert 'id="review"' not in client.get(url).content.decode()
+    # the match's variants (also asked without an evaluator) and its games with their last turns
+    assert len(with_review) <= len(without) + 1
+
+
+def test_a_match_over_before_a_move_has_no_section(weights, online_match, alice, client_for):
+    Match.objects.filter(pk=online_match.pk).update(status=Match.Status.FORFEITED)
+    assert online_match.games.exists() and not Turn.objects.filter(game__match=online_match)
+    data = client_for(alice).get(review_url(online_match)).json()
+    assert [p["decisions"] for p in data["players"]] == [0, 0]
+    assert [p["average_error"] for p in data["players"]] == [None, None]
+    client = Client()
+    client.force_login(alice.user)
+    page = client.get(reverse("web:match", kwargs={"pk": online_match.pk})).content.decode()
+    assert 'id="review"' not in page
