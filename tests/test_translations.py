@@ -310,6 +310,13 @@ ALLOWED_LATIN = {
     "Space",
     "Esc",
     "Backspace",
+    # the example list of players in the players' boxes (data: names in any language)
+    "Ana",
+    "Petrovska",
+    "Boris",
+    "Ivanov",
+    "Vesna",
+    "Trajkovska",
 }
 # A page in Turkish is in Latin letters: it must have none of these English words.
 ENGLISH_WORDS = re.compile(
