@@ -108,8 +108,7 @@ def offered(match: Match) -> bool:
     variant its games have played (no query beyond the match's games)."""
     if not is_over(match):
         return False
-    variants = set(match.games.values_list("variant", flat=True))
-    return bool(variants) and all(has_evaluator(variant) for variant in variants)
+    return _evaluated(set(match.games.values_list("variant", flat=True)))
 
 
 def review_for(*, match: Match) -> MatchReview:
@@ -139,7 +138,7 @@ def review_warm(*, match: int) -> int:
     if found is None or not is_over(found):
         return 0
     games = _games(found)[:REVIEW_WARM_GAMES]
-    if not _reviewable(games):
+    if not _evaluated({game.variant for game in games}):
         return 0
     return len(_rows(found, games)[2])
 
@@ -150,16 +149,16 @@ def review_queued(match: Match) -> bool:
     wait for it, D138) and an evaluator is installed for every variant its games played."""
     if not settings.REVIEW_AT_MATCH_END:
         return False
-    variants = set(match.games.values_list("variant", flat=True))
-    return bool(variants) and all(has_evaluator(variant) for variant in variants)
+    return _evaluated(set(match.games.values_list("variant", flat=True)))
 
 
 def _games(match: Match) -> list[Game]:
     return list(match.games.annotate(last_turn=Max("turns__pk")).order_by("number"))
 
 
-def _reviewable(games: list[Game]) -> bool:
-    return bool(games) and all(has_evaluator(v) for v in {game.variant for game in games})
+def _evaluated(variants: set[str]) -> bool:
+    """Some variants, each with its evaluator."""
+    return bool(variants) and all(has_evaluator(variant) for variant in variants)
 
 
 def _rows(match: Match, games: list[Game]) -> tuple[dict[int, str], dict[str, Any], list[Game]]:
