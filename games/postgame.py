@@ -36,6 +36,7 @@ from players.models import Player
 
 NOT_OVER = "a match is reviewed once it is over"
 MISTAKES_SHOWN = 5
+REVIEW_WARM_GAMES = 25  # the most games the task at a match's end reviews (D138)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +108,7 @@ def offered(match: Match) -> bool:
     variant its games have played (no query beyond the match's games)."""
     if not is_over(match):
         return False
-    variants = set(match.games.values_list("variant", flat=True))
-    return bool(variants) and all(has_evaluator(variant) for variant in variants)
+    return _evaluated(set(match.games.values_list("variant", flat=True)))
 
 
 def review_for(*, match: Match) -> MatchReview:
@@ -116,7 +116,55 @@ def review_for(*, match: Match) -> MatchReview:
     and NoEvaluatorError when a variant of its games has no evaluator."""
     if not is_over(match):
         raise NotAllowedError(NOT_OVER)
-    games = list(match.games.annotate(last_turn=Max("turns__pk")).order_by("number"))
+    games = _games(match)
+    keys, cached, _ = _rows(match, games)
+    one, two = match.player_one, match.player_two
+    mistakes: dict[int, list[Mistake]] = {one.pk: [], two.pk: []}
+    for game in games:
+        for row in cached[keys[game.pk]]:
+            mistake = Mistake(*row)
+            white = mistake.colour == "w"
+            player = game.white_id if white else game.black_id
+            mistakes[player].append(mistake)
+    return MatchReview(match, [_player_review(p, mistakes[p.pk]) for p in (one, two)])
+
+
+def review_warm(*, match: int) -> int:
+    """Review the finished match ``match`` into the cache, so that its first reader waits for
+    nothing (the task queued at a match's end with a broker; docs/decisions.md D138): how many
+    games it reviewed, 0 when all were cached, the match is on or has no evaluator. Idempotent;
+    at most ``REVIEW_WARM_GAMES`` games (a longer match's others are reviewed when read)."""
+    found = Match.objects.select_related("player_one", "player_two").filter(pk=match).first()
+    if found is None or not is_over(found):
+        return 0
+    games = _games(found)[:REVIEW_WARM_GAMES]
+    if not _evaluated({game.variant for game in games}):
+        return 0
+    return len(_rows(found, games)[2])
+
+
+def review_queued(match: Match) -> bool:
+    """Whether the end of ``match`` queues its review (``review_warm``): only where a broker
+    runs the tasks (``settings.REVIEW_AT_MATCH_END``; eagerly the match-ending request would
+    wait for it, D138) and an evaluator is installed for every variant its games played."""
+    if not settings.REVIEW_AT_MATCH_END:
+        return False
+    return _evaluated(set(match.games.values_list("variant", flat=True)))
+
+
+def _games(match: Match) -> list[Game]:
+    return list(match.games.annotate(last_turn=Max("turns__pk")).order_by("number"))
+
+
+def _evaluated(variants: set[str]) -> bool:
+    """Some variants, each with its evaluator."""
+    return bool(variants) and all(has_evaluator(variant) for variant in variants)
+
+
+def _rows(match: Match, games: list[Game]) -> tuple[dict[int, str], dict[str, Any], list[Game]]:
+    """Each game's cache key and review rows (the cached ones, the others reviewed now and
+    cached: all the uncached games' turns in one query), and the games reviewed now. Raises
+    NoEvaluatorError when a variant of ``games`` has no evaluator."""
     for variant in sorted({game.variant for game in games}):
         if not has_evaluator(variant):
             raise NoEvaluatorError(variant)
@@ -130,15 +178,7 @@ def review_for(*, match: Match) -> MatchReview:
         fresh = {keys[g.pk]: _review_game(match, g, turns[g.pk]) for g in missing}
         cache.set_many(fresh, settings.CHANCES_CACHE_SECONDS)
         cached |= fresh
-    one, two = match.player_one, match.player_two
-    mistakes: dict[int, list[Mistake]] = {one.pk: [], two.pk: []}
-    for game in games:
-        for row in cached[keys[game.pk]]:
-            mistake = Mistake(*row)
-            white = mistake.colour == "w"
-            player = game.white_id if white else game.black_id
-            mistakes[player].append(mistake)
-    return MatchReview(match, [_player_review(p, mistakes[p.pk]) for p in (one, two)])
+    return keys, cached, missing
 
 
 def _player_review(player: Player, decisions: list[Mistake]) -> PlayerReview:

@@ -1,12 +1,17 @@
 """Celery tasks: thin interfaces that call the service of the same name."""
 
+import logging
+
 from common.tasks import shared_task
+from games import postgame
 from games.services import challenges as challenge_services
 from games.services import clock as clock_services
 from games.services import notifications as notification_services
 from games.services import owed as owed_services
 from games.services import practice as practice_services
 from games.services import ratings as ratings_services
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task
@@ -55,3 +60,15 @@ def computer_play(match_id: int) -> int:
     """The computer's turn in its practice match, queued on commit after each write of the
     human (nothing when it is not the computer's turn): how many decisions it made."""
     return practice_services.computer_play(match=match_id)
+
+
+@shared_task
+def review_warm(match_id: int) -> int:
+    """Review the match that has just ended into the cache (games.postgame.review_warm), queued
+    on the commit that ended it: how many games it reviewed. A failure is logged and skipped,
+    never retried: the first reader of the review computes it then (docs/decisions.md D138)."""
+    try:
+        return postgame.review_warm(match=match_id)
+    except Exception:
+        logger.exception("the review of match %s was not computed: its first reader will", match_id)
+        return 0

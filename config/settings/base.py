@@ -302,6 +302,9 @@ CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = CELERY_TASK_ALWAYS_EAGER
+# A match's end queues its review (games.postgame.review_warm) only where a broker runs the tasks:
+# run eagerly it would add seconds to the match-ending request (docs/decisions.md D138).
+REVIEW_AT_MATCH_END = not CELERY_TASK_ALWAYS_EAGER
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"

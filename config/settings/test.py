@@ -15,6 +15,7 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 if not env_bool("CELERY_TEST_REAL_BROKER"):
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
+    REVIEW_AT_MATCH_END = False
 
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,

@@ -29,7 +29,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.errors import NotAllowedError
-from games import clock, dice, selectors
+from games import clock, dice, postgame, selectors
 from games.engine import (
     GameResult,
     Options,
@@ -55,6 +55,7 @@ from games.state import game_position_put
 from players.models import Player
 
 MATCH_TIME_OUT_TASK = "games.tasks.match_time_out"
+REVIEW_WARM_TASK = "games.tasks.review_warm"
 
 Side = Match.ClockSide
 CLOCK_FIELDS = [
@@ -197,9 +198,12 @@ def match_end_early(match: Match, *, winner: Player, status: str, ended_by: str)
 def match_finished_announce(match: Match) -> None:
     """Tell the apps above that ``match`` is over (the match_finished signal: tournaments records
     the result), then rate it once the transaction commits (games.services.ratings): that
-    match and its games, after every result rated before them."""
+    match and its games, after every result rated before them; and, where a broker runs the
+    tasks and an evaluator is installed, review it into the cache (games.postgame, D138)."""
     match_finished.send(sender=Match, match=match)
     ratings_enqueue(match_id=match.pk)
+    if postgame.review_queued(match):
+        task_enqueue_on_commit(REVIEW_WARM_TASK, match.pk)
 
 
 # --- turns ------------------------------------------------------------------------------------

@@ -15,7 +15,8 @@ from games.analysis.net import Network, equity
 from games.analysis.player import evaluate_plays
 from games.demo import game_play_random, match_play_random
 from games.engine import Position, legal_plays, start_position
-from games.models import Match, Turn
+from games.models import Match, OwedTask, Turn
+from games.services import _steps
 from games.state import match_options
 from tests.games.factories import UserFactory
 from tests.games.test_chances import write_networks
@@ -183,3 +184,98 @@ def test_a_match_over_before_a_move_has_no_section(weights, online_match, alice,
     client.force_login(alice.user)
     page = client.get(reverse("web:match", kwargs={"pk": online_match.pk})).content.decode()
     assert 'id="review"' not in page
+
+
+# --- the review computed when the match ends (docs/decisions.md D138) --------------------------
+
+
+@pytest.fixture
+def queued(settings, monkeypatch):
+    """The match's end queues its review, as where a broker runs the tasks (here eagerly, on the
+    commit); the names of the tasks queued on commit, in order."""
+    settings.REVIEW_AT_MATCH_END = True
+    names = []
+    enqueue = _steps.task_enqueue_on_commit
+
+    def recording(task, *args):
+        names.append(task)
+        enqueue(task, *args)
+
+    monkeypatch.setattr(_steps, "task_enqueue_on_commit", recording)
+    return names
+
+
+def play_to_the_end(match, capture):
+    with capture(execute=True):
+        match = match_play_random(match=match, rng=random.Random(11))
+    assert postgame.is_over(match)
+    return match
+
+
+def test_the_end_of_a_match_reviews_it_into_the_cache(
+    weights,
+    queued,
+    online_match,
+    spectator,
+    client_for,
+    monkeypatch,
+    django_capture_on_commit_callbacks,
+):
+    match = play_to_the_end(online_match, django_capture_on_commit_callbacks)
+    assert queued.count(_steps.REVIEW_WARM_TASK) == 1
+    assert postgame.review_warm(match=match.pk) == 0  # every game is cached: nothing to do
+
+    def fails(*args):
+        raise AssertionError("the review was computed on reading")
+
+    monkeypatch.setattr(postgame, "_review_game", fails)
+    data = client_for(spectator).get(review_url(match)).json()
+    want = expected(match, weights)
+    for player in data["players"]:
+        decisions, total, _ = want[player["player"]]
+        assert player["decisions"] == decisions > 0
+        assert player["total_error"] == pytest.approx(total, abs=1e-3)
+
+
+def test_a_failing_review_does_not_fail_the_end_of_the_match(
+    weights,
+    queued,
+    online_match,
+    spectator,
+    client_for,
+    monkeypatch,
+    caplog,
+    django_capture_on_commit_callbacks,
+):
+    def fails(*args):
+        raise RuntimeError("broken")
+
+    monkeypatch.setattr(postgame, "_review_game", fails)
+    match = play_to_the_end(online_match, django_capture_on_commit_callbacks)
+    assert queued.count(_steps.REVIEW_WARM_TASK) == 1
+    assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
+    assert "the review of match" in caplog.text
+    assert not OwedTask.objects.exists()  # logged and skipped, not retried
+    monkeypatch.undo()
+    assert client_for(spectator).get(review_url(match)).status_code == 200  # read computes it
+
+
+def test_no_review_queued_without_an_evaluator(
+    no_weights, queued, online_match, django_capture_on_commit_callbacks
+):
+    play_to_the_end(online_match, django_capture_on_commit_callbacks)
+    assert _steps.REVIEW_WARM_TASK not in queued
+
+
+def test_no_review_queued_where_tasks_run_eagerly(
+    weights, queued, settings, online_match, django_capture_on_commit_callbacks
+):
+    settings.REVIEW_AT_MATCH_END = False  # the default without a broker: read computes it
+    play_to_the_end(online_match, django_capture_on_commit_callbacks)
+    assert _steps.REVIEW_WARM_TASK not in queued
+
+
+def test_the_task_does_nothing_for_a_match_that_is_on(weights, online_match):
+    game_play_random(game=online_match.games.get(number=1), rng=random.Random(3), max_decisions=6)
+    assert postgame.review_warm(match=online_match.pk) == 0
+    assert postgame.review_warm(match=0) == 0
