@@ -90,9 +90,7 @@ class Match(models.Model):
         "and that player may not double (cube off, or not theirs to turn)",
     )
     ended_by = models.CharField(
-        max_length=8,
-        choices=EndedBy.choices,
-        blank=True,
+        max_length=8, choices=EndedBy.choices, blank=True,
         help_text="how a match that is over ended",
     )
     # The match clock (docs/options.md, "The match clock"; games/services/clock.py): not a rule

@@ -6,49 +6,31 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("games", "0004_game_cube"),
+        ('games', '0004_game_cube'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="match",
-            name="accepted_at",
-            field=models.DateTimeField(
-                blank=True, help_text="when the challenged player accepted", null=True
-            ),
+            model_name='match',
+            name='accepted_at',
+            field=models.DateTimeField(blank=True, help_text='when the challenged player accepted', null=True),
         ),
         migrations.AddField(
-            model_name="match",
-            name="created_by",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.SET_NULL,
-                related_name="created_matches",
-                to=settings.AUTH_USER_MODEL,
-            ),
+            model_name='match',
+            name='created_by',
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='created_matches', to=settings.AUTH_USER_MODEL),
         ),
         migrations.AddField(
-            model_name="match",
-            name="rated",
+            model_name='match',
+            name='rated',
             field=models.BooleanField(default=False),
         ),
         migrations.AlterField(
-            model_name="match",
-            name="status",
-            field=models.CharField(
-                choices=[
-                    ("invited", "Invited"),
-                    ("declined", "Declined"),
-                    ("scheduled", "Scheduled"),
-                    ("in_progress", "In Progress"),
-                    ("finished", "Finished"),
-                    ("forfeited", "Forfeited"),
-                ],
-                default="scheduled",
-                max_length=16,
-            ),
+            model_name='match',
+            name='status',
+            field=models.CharField(choices=[('invited', 'Invited'), ('declined', 'Declined'), ('scheduled', 'Scheduled'), ('in_progress', 'In Progress'), ('finished', 'Finished'), ('forfeited', 'Forfeited')], default='scheduled', max_length=16),
         ),
     ]

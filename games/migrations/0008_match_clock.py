@@ -14,88 +14,62 @@ def ended_by_fill(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> N
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("games", "0007_verbose_name_plural"),
-        ("players", "0003_claimcode"),
+        ('games', '0007_verbose_name_plural'),
+        ('players', '0003_claimcode'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="match",
-            name="claim_after_hours",
-            field=models.PositiveIntegerField(
-                default=72,
-                help_text="without a clock: hours of the opponent's inactivity after which the waiting player may claim the match",
-            ),
+            model_name='match',
+            name='claim_after_hours',
+            field=models.PositiveIntegerField(default=72, help_text="without a clock: hours of the opponent's inactivity after which the waiting player may claim the match"),
         ),
         migrations.AddField(
-            model_name="match",
-            name="clock_bank_seconds",
-            field=models.PositiveIntegerField(
-                default=0, help_text="each player's bank for the whole match; 0: no clock"
-            ),
+            model_name='match',
+            name='clock_bank_seconds',
+            field=models.PositiveIntegerField(default=0, help_text="each player's bank for the whole match; 0: no clock"),
         ),
         migrations.AddField(
-            model_name="match",
-            name="clock_deadline",
-            field=models.DateTimeField(
-                blank=True, help_text="when the running side's time runs out", null=True
-            ),
+            model_name='match',
+            name='clock_deadline',
+            field=models.DateTimeField(blank=True, help_text="when the running side's time runs out", null=True),
         ),
         migrations.AddField(
-            model_name="match",
-            name="clock_delay_seconds",
-            field=models.PositiveIntegerField(
-                default=0, help_text="free seconds at the start of every turn, before the bank runs"
-            ),
+            model_name='match',
+            name='clock_delay_seconds',
+            field=models.PositiveIntegerField(default=0, help_text='free seconds at the start of every turn, before the bank runs'),
         ),
         migrations.AddField(
-            model_name="match",
-            name="clock_one_ms",
+            model_name='match',
+            name='clock_one_ms',
             field=models.PositiveIntegerField(default=0, help_text="player one's bank left"),
         ),
         migrations.AddField(
-            model_name="match",
-            name="clock_running",
-            field=models.CharField(
-                blank=True,
-                choices=[("player_one", "Player One"), ("player_two", "Player Two")],
-                max_length=10,
-            ),
+            model_name='match',
+            name='clock_running',
+            field=models.CharField(blank=True, choices=[('player_one', 'Player One'), ('player_two', 'Player Two')], max_length=10),
         ),
         migrations.AddField(
-            model_name="match",
-            name="clock_turn_started_at",
+            model_name='match',
+            name='clock_turn_started_at',
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name="match",
-            name="clock_two_ms",
+            model_name='match',
+            name='clock_two_ms',
             field=models.PositiveIntegerField(default=0, help_text="player two's bank left"),
         ),
         migrations.AddField(
-            model_name="match",
-            name="ended_by",
-            field=models.CharField(
-                blank=True,
-                choices=[
-                    ("score", "Score"),
-                    ("forfeit", "Forfeit"),
-                    ("time", "Time"),
-                    ("claim", "Claim"),
-                ],
-                help_text="how a match that is over ended",
-                max_length=8,
-            ),
+            model_name='match',
+            name='ended_by',
+            field=models.CharField(blank=True, choices=[('score', 'Score'), ('forfeit', 'Forfeit'), ('time', 'Time'), ('claim', 'Claim')], help_text='how a match that is over ended', max_length=8),
         ),
         migrations.AddIndex(
-            model_name="match",
-            index=models.Index(
-                condition=models.Q(("clock_deadline__isnull", False)),
-                fields=["clock_deadline"],
-                name="match_clock_deadline",
-            ),
+            model_name='match',
+            index=models.Index(condition=models.Q(('clock_deadline__isnull', False)), fields=['clock_deadline'], name='match_clock_deadline'),
         ),
         migrations.RunPython(ended_by_fill, migrations.RunPython.noop),
     ]

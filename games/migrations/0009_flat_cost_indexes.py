@@ -5,45 +5,36 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("games", "0008_match_clock"),
-        ("players", "0003_claimcode"),
+        ('games', '0008_match_clock'),
+        ('players', '0003_claimcode'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name="match",
-            index=models.Index(fields=["-created_at", "-id"], name="match_created"),
+            model_name='match',
+            index=models.Index(fields=['-created_at', '-id'], name='match_created'),
         ),
         migrations.AddIndex(
-            model_name="match",
-            index=models.Index(
-                fields=["status", "-created_at", "-id"], name="match_status_created"
-            ),
+            model_name='match',
+            index=models.Index(fields=['status', '-created_at', '-id'], name='match_status_created'),
         ),
         migrations.AddIndex(
-            model_name="match",
-            index=models.Index(
-                fields=["player_one", "-created_at", "-id"], name="match_one_created"
-            ),
+            model_name='match',
+            index=models.Index(fields=['player_one', '-created_at', '-id'], name='match_one_created'),
         ),
         migrations.AddIndex(
-            model_name="match",
-            index=models.Index(
-                fields=["player_two", "-created_at", "-id"], name="match_two_created"
-            ),
+            model_name='match',
+            index=models.Index(fields=['player_two', '-created_at', '-id'], name='match_two_created'),
         ),
         migrations.AddIndex(
-            model_name="match",
-            index=models.Index(
-                condition=models.Q(("status__in", ["finished", "forfeited"])),
-                fields=["-updated_at"],
-                name="match_over_updated",
-            ),
+            model_name='match',
+            index=models.Index(condition=models.Q(('status__in', ['finished', 'forfeited'])), fields=['-updated_at'], name='match_over_updated'),
         ),
         migrations.AddIndex(
-            model_name="ratinghistory",
-            index=models.Index(fields=["variant", "-sequence"], name="ratinghistory_stream_last"),
+            model_name='ratinghistory',
+            index=models.Index(fields=['variant', '-sequence'], name='ratinghistory_stream_last'),
         ),
     ]

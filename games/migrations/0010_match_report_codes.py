@@ -6,121 +6,59 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("games", "0009_flat_cost_indexes"),
-        ("players", "0003_claimcode"),
+        ('games', '0009_flat_cost_indexes'),
+        ('players', '0003_claimcode'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="resultreport",
-            name="disputed_score_one",
-            field=models.PositiveIntegerField(
-                blank=True,
-                help_text="the final score the disputing player gives instead",
-                null=True,
-            ),
+            model_name='resultreport',
+            name='disputed_score_one',
+            field=models.PositiveIntegerField(blank=True, help_text='the final score the disputing player gives instead', null=True),
         ),
         migrations.AddField(
-            model_name="resultreport",
-            name="disputed_score_two",
+            model_name='resultreport',
+            name='disputed_score_two',
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name="resultreport",
-            name="reporter",
-            field=models.ForeignKey(
-                blank=True,
-                help_text="the account that reported; none when reported with a slip's code",
-                null=True,
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="+",
-                to=settings.AUTH_USER_MODEL,
-            ),
+            model_name='resultreport',
+            name='reporter',
+            field=models.ForeignKey(blank=True, help_text="the account that reported; none when reported with a slip's code", null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),
         ),
         migrations.CreateModel(
-            name="MatchReportCode",
+            name='MatchReportCode',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "code",
-                    models.CharField(
-                        help_text="random, from CODE_ALPHABET", max_length=16, unique=True
-                    ),
-                ),
-                (
-                    "label",
-                    models.CharField(
-                        blank=True,
-                        help_text="where the match is played, as the slip says",
-                        max_length=200,
-                    ),
-                ),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                (
-                    "match",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="report_codes",
-                        to="games.match",
-                    ),
-                ),
-                (
-                    "player",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to="players.player",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('code', models.CharField(help_text='random, from CODE_ALPHABET', max_length=16, unique=True)),
+                ('label', models.CharField(blank=True, help_text='where the match is played, as the slip says', max_length=200)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='report_codes', to='games.match')),
+                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='players.player')),
             ],
             options={
-                "ordering": ["match", "id"],
+                'ordering': ['match', 'id'],
             },
         ),
         migrations.AddField(
-            model_name="resultreport",
-            name="reported_with",
-            field=models.ForeignKey(
-                blank=True,
-                help_text="the slip code it was reported with (its player reported)",
-                null=True,
-                on_delete=django.db.models.deletion.RESTRICT,
-                related_name="+",
-                to="games.matchreportcode",
-            ),
+            model_name='resultreport',
+            name='reported_with',
+            field=models.ForeignKey(blank=True, help_text='the slip code it was reported with (its player reported)', null=True, on_delete=django.db.models.deletion.RESTRICT, related_name='+', to='games.matchreportcode'),
         ),
         migrations.AddField(
-            model_name="resultreport",
-            name="responded_with",
-            field=models.ForeignKey(
-                blank=True,
-                help_text="the slip code it was confirmed or disputed with (its player answered)",
-                null=True,
-                on_delete=django.db.models.deletion.RESTRICT,
-                related_name="+",
-                to="games.matchreportcode",
-            ),
+            model_name='resultreport',
+            name='responded_with',
+            field=models.ForeignKey(blank=True, help_text='the slip code it was confirmed or disputed with (its player answered)', null=True, on_delete=django.db.models.deletion.RESTRICT, related_name='+', to='games.matchreportcode'),
         ),
         migrations.AddConstraint(
-            model_name="resultreport",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    ("reporter__isnull", False), ("reported_with__isnull", False), _connector="OR"
-                ),
-                name="report_has_reporter",
-            ),
+            model_name='resultreport',
+            constraint=models.CheckConstraint(condition=models.Q(('reporter__isnull', False), ('reported_with__isnull', False), _connector='OR'), name='report_has_reporter'),
         ),
         migrations.AddConstraint(
-            model_name="matchreportcode",
-            constraint=models.UniqueConstraint(
-                fields=("match", "player"), name="report_code_one_per_player"
-            ),
+            model_name='matchreportcode',
+            constraint=models.UniqueConstraint(fields=('match', 'player'), name='report_code_one_per_player'),
         ),
     ]

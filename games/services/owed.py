@@ -52,8 +52,10 @@ def task_named(name: str) -> Any:
 def task_enqueue_on_commit(task: Any, *args: Any, hints: dict[str, Any] | None = None) -> None:
     """Publish ``task(*args)`` once the current transaction commits; if that fails, owe it.
     ``task``: a Celery task or its name; ``hints``: keyword arguments as ``task_publish``'s."""
-    extra = {"hints": hints} if hints else {}
-    transaction.on_commit(partial(task_publish, task, *args, **extra), robust=True)
+    if hints:
+        transaction.on_commit(partial(task_publish, task, *args, hints=hints), robust=True)
+    else:
+        transaction.on_commit(partial(task_publish, task, *args), robust=True)
 
 
 def task_publish(
