@@ -535,7 +535,15 @@ def _store(overall: Standing, by_variant: dict[str, Standing]) -> None:
 def _store_touched(standings: dict[str, Standing], touched: dict[str, set[int]]) -> None:
     """Store the ratings of the players a recompute from a point rated (``standings``) or whose
     rows from there went (``touched``): a player left with no result of a stream has 1500 and
-    no results (overall) or no rating of the variant, as after the whole recompute."""
+    no results (overall) or no rating of the variant, as after the whole recompute; so has
+    every player with no rated result at all (a rating set by hand), through the history's
+    (player, variant, sequence) index."""
+    rows = RatingHistory.objects.filter(player=OuterRef("pk"), variant="")
+    Player.objects.exclude(Exists(rows)).exclude(rating=Rating().value, rating_games=0).update(
+        rating=Rating().value, rating_games=0
+    )
+    rows = RatingHistory.objects.filter(player=OuterRef("player"), variant=OuterRef("variant"))
+    VariantRating.objects.exclude(Exists(rows)).delete()
     overall = standings.get("", {})
     players = [
         Player(pk=pk, rating=rating.value, rating_games=rating.experience)
