@@ -410,6 +410,8 @@ def _match_outcomes(
     if unrated:
         rows = RatingHistory.objects.filter(match=OuterRef("pk"), variant="")
         matches = matches.exclude(Exists(rows))
+        if not matches.exists():  # the usual case: not worth the ends' aggregate below
+            return []
     matches = matches.annotate(ended=Coalesce(Max("games__finished_at"), "updated_at")).order_by(
         "ended", "pk"
     )
@@ -439,6 +441,8 @@ def _game_outcomes(
         games = games.filter(match_id__in=among)
     if unrated:
         games = games.exclude(Exists(RatingHistory.objects.filter(game=OuterRef("pk"))))
+        if not games.exists():
+            return {}
     games = games.select_related("match").order_by("finished_at", "pk")
     # What an outcome reads (and the match's pk): not the positions nor the options, JSON each.
     games = games.only(
@@ -545,11 +549,15 @@ def _store_touched(standings: dict[str, Standing], touched: dict[str, set[int]])
     rows = RatingHistory.objects.filter(player=OuterRef("player"), variant=OuterRef("variant"))
     VariantRating.objects.exclude(Exists(rows)).delete()
     overall = standings.get("", {})
-    players = [
-        Player(pk=pk, rating=rating.value, rating_games=rating.experience)
-        for pk in sorted(touched.get("", set()) | set(overall))
-        for rating, count in [overall.get(pk, (Rating(), 0))]
-    ]
+    players = []
+    for pk, value, experience in (
+        Player.objects.filter(pk__in=touched.get("", set()) | set(overall))
+        .order_by("pk")
+        .values_list("pk", "rating", "rating_games")
+    ):
+        rating = overall.get(pk, (Rating(), 0))[0]
+        if (value, experience) != (rating.value, rating.experience):
+            players.append(Player(pk=pk, rating=rating.value, rating_games=rating.experience))
     Player.objects.bulk_update(players, ["rating", "rating_games"], batch_size=1000)
     kept: dict[str, Standing] = {}
     for variant, standing in standings.items():
@@ -562,7 +570,7 @@ def _store_touched(standings: dict[str, Standing], touched: dict[str, set[int]])
 
 
 def _store_variants(by_variant: dict[str, Standing]) -> None:
-    """Update (or create) the VariantRating rows of the players just rated."""
+    """Update (or create) the VariantRating rows of the players just rated: those that differ."""
     if not by_variant:
         return
     players = {p for ratings in by_variant.values() for p in ratings}
@@ -574,12 +582,13 @@ def _store_variants(by_variant: dict[str, Standing]) -> None:
     for variant, ratings in by_variant.items():
         for player, (rating, count) in ratings.items():
             row = existing.get((player, variant))
+            values = (rating.value, rating.experience, count)
             if row is None:
                 row = VariantRating(player_id=player, variant=variant)
                 created.append(row)
-            else:
+            elif (row.rating, row.experience, row.games) != values:
                 changed.append(row)
-            row.rating, row.experience, row.games = rating.value, rating.experience, count
+            row.rating, row.experience, row.games = values
     VariantRating.objects.bulk_update(changed, ["rating", "experience", "games"])
     VariantRating.objects.bulk_create(created)
 
