@@ -17,12 +17,14 @@ Two ways to get there, with identical results:
   they have no history row yet, from each player's latest history row (rating, experience),
   continuing the sequence numbers: a handful of index reads whatever the history holds. Without a
   match id it rates every result that has none yet (the owed-task and command path).
-* ``ratings_recompute`` (after a corrected result, and hourly from beat as a safety net; never
+* ``ratings_recompute`` (hourly from beat as a safety net, and by the command; never
   in a request when a broker is set, docs/decisions.md D77) rates everything again from 1500 in
   the same order (rated results by their old sequence, then the unrated ones), so a changed
   result is rated anew in its place. It works in chunks of ``RECOMPUTE_CHUNK`` results a
   transaction and writes only the rows that differ: run again it writes nothing, and a run
   stopped half-way leaves its chunks done for the next.
+* ``ratings_recompute(from_match=...)`` (after a corrected result, D137) does the same from that
+  match's point in the history onward, each player starting from their history row before it.
 
 Runs follow each other through a mutex, the first player row: an update locks it (so it waits
 for another update and for a recompute's chunk) and then its own players; a recompute locks it
