@@ -116,3 +116,35 @@ def test_a_correction_of_the_newest_result_recomputes_from_it(
     restore(state)  # the corrected match, the history as the correction left it
     service.ratings_recompute()
     assert snapshot() == corrected
+
+
+def test_results_rated_meanwhile_queue_behind_a_recompute_from_a_point(monkeypatch):
+    club, matches = club_with_history(8)
+    corrected = matches[-1]  # the late match's players were not rated from its point on:
+    changed(corrected, "winner")  # they start from their rows before it
+    one, two = [p for p in club.players if p.pk not in (corrected.winner_id, other(corrected).pk)][
+        :2
+    ]
+    late = club.match(one, two, 1)
+    variant = Game.objects.filter(match=corrected).values_list("variant", flat=True)[0]
+    club.game(late, variant, one, 10_000)
+    write = service._history_write
+    calls: list[int] = []
+
+    def a_match_ends_between_chunks(*args: Any) -> None:
+        write(*args)
+        calls.append(1)
+        if len(calls) == 1:  # the match's end, rated by its update between two chunks
+            club.finish(late, one)
+            assert service.ratings_update(match_id=late.pk) == 2
+
+    monkeypatch.setattr(service, "_history_write", a_match_ends_between_chunks)
+    service.ratings_recompute(from_match=corrected.pk, chunk=3)
+    monkeypatch.undo()
+
+    after = snapshot()
+    last = RatingHistory.objects.filter(variant="").order_by("-sequence").first()
+    assert last is not None and last.match_id == late.pk  # queued behind the others
+    assert_numbered_in_order()
+    service.ratings_recompute()
+    assert snapshot() == after  # what a recompute of everything gives
