@@ -9,6 +9,9 @@ matches of three games), then measures:
 - ``run again``: a recompute with nothing changed;
 - ``after a correction``: a recompute after the winner of a match half-way through the history
   changed (what a correction of an old result costs the worker);
+- ``near the end, whole`` / ``near the end, from its point``: the same for a match at
+  ``--near-end`` of the history, by the whole recompute then (the change made back) by the
+  recompute from that match's point that a correction runs (docs/decisions.md D137);
 - ``correction request, eager``: ``POST /api/v1/tournaments/{id}/matches/{mid}/correct/`` with
   tasks run in process (no broker: ``make run``), the recompute at its commit included;
 - ``correction request, broker``: the same request with a broker, the recompute published.
@@ -139,6 +142,17 @@ def run(url: str, games: int, args: argparse.Namespace) -> dict[str, tuple[float
     other = middle.player_two if middle.winner_id == middle.player_one_id else middle.player_one
     Match.objects.filter(pk=middle.pk).update(winner=other)
     figures["after a correction"] = timed(ratings.ratings_recompute)
+    # A correction near the end (at ``--near-end`` of the overall history): the whole recompute,
+    # then the same change made back and recomputed from the match's point (D137).
+    late = matches[int(matches.count() * args.near_end)]
+    winner = late.winner
+    other = late.player_two if late.winner_id == late.player_one_id else late.player_one
+    Match.objects.filter(pk=late.pk).update(winner=other)
+    figures["near the end, whole"] = timed(ratings.ratings_recompute)
+    Match.objects.filter(pk=late.pk).update(winner=winner)
+    figures["near the end, from its point"] = timed(
+        lambda: ratings.ratings_recompute(from_match=late.pk)
+    )
 
     organiser = get_user_model().objects.create_user("recompute-organiser", password="x")
     organiser.is_staff = True
@@ -156,6 +170,9 @@ def run(url: str, games: int, args: argparse.Namespace) -> dict[str, tuple[float
     finally:
         celery_app.conf.update(task_always_eager=eager)
         Task.apply_async = publish  # type: ignore[method-assign]
+    from django.db import connections
+
+    connections.close_all()  # so that the scratch database can be dropped
     return figures
 
 
@@ -165,12 +182,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=5, help="requests a median")
     parser.add_argument("--seed", type=int, default=20261126)
+    parser.add_argument(
+        "--near-end", type=float, default=0.95, help="where the late correction is (0 to 1)"
+    )
     args = parser.parse_args()
     os.environ.setdefault("CELERY_BROKER_URL", "")  # tasks run in process unless patched
     base = os.environ.get("DATABASE_URL", "")
     print(f"database: {'PostgreSQL' if base.startswith('postgres') else 'SQLite'}")
     for size in [int(size) for size in args.sizes.split(",")]:
-        with scratch_database(base) as url:
+        with scratch_database(base, size, False) as url:
             figures = run(url, size, args)
         print(f"{size:,} finished games")
         for label, (total, longest, count) in figures.items():

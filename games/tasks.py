@@ -15,8 +15,11 @@ logger = logging.getLogger(__name__)
 
 
 @shared_task
-def ratings_recompute() -> int:
-    return ratings_services.ratings_recompute()
+def ratings_recompute(from_match: int | None = None) -> int:
+    """Recompute every rating, or only from the corrected match ``from_match`` onward."""
+    if from_match is None:
+        return ratings_services.ratings_recompute()
+    return ratings_services.ratings_recompute(from_match=from_match)
 
 
 @shared_task

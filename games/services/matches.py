@@ -428,7 +428,8 @@ def match_correct(
     (docs/decisions.md D39). The games stay as they were played; any game in progress is
     abandoned. Sends no signal: the caller re-propagates the result itself. Every rating is
     recomputed once the transaction commits, since a corrected result changes its place in
-    every later rating."""
+    every later rating: from that match's point in the history onward (docs/decisions.md
+    D137)."""
     with transaction.atomic():
         locked = match_locked(match.pk)
         if locked is None:
@@ -443,7 +444,7 @@ def match_correct(
         if match.status != Match.Status.FORFEITED:
             match.status = Match.Status.FINISHED
         match.save()
-        ratings_enqueue()
+        ratings_enqueue(match_id=match.pk, corrected=True)
     return match
 
 

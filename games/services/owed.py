@@ -49,13 +49,22 @@ def task_named(name: str) -> Any:
     return tasks[name]
 
 
-def task_enqueue_on_commit(task: Any, *args: Any) -> None:
+def task_enqueue_on_commit(task: Any, *args: Any, hints: dict[str, Any] | None = None) -> None:
     """Publish ``task(*args)`` once the current transaction commits; if that fails, owe it.
-    ``task``: a Celery task or its name."""
-    transaction.on_commit(partial(task_publish, task, *args), robust=True)
+    ``task``: a Celery task or its name; ``hints``: keyword arguments as ``task_publish``'s."""
+    if hints:
+        transaction.on_commit(partial(task_publish, task, *args, hints=hints), robust=True)
+    else:
+        transaction.on_commit(partial(task_publish, task, *args), robust=True)
 
 
-def task_publish(task: Any, *args: Any, eta: datetime | None = None, owe: bool = True) -> None:
+def task_publish(
+    task: Any,
+    *args: Any,
+    eta: datetime | None = None,
+    owe: bool = True,
+    hints: dict[str, Any] | None = None,
+) -> None:
     """Publish ``task(*args)`` now (or run it, when Celery runs tasks eagerly). Never raises and
     never waits on a dead broker: a failure is logged and the task recorded as owed. ``task``: a
     Celery task or its name (``task_named``).
@@ -63,7 +72,9 @@ def task_publish(task: Any, *args: Any, eta: datetime | None = None, owe: bool =
     With ``eta`` the task is to run at that time; it is not run at all when Celery runs tasks
     eagerly (it would run at once, before its time). ``owe=False``: a task that cannot be
     published is only logged, for a task that something else repeats anyway (the clock's
-    deadline task, repeated by the clock sweep)."""
+    deadline task, repeated by the clock sweep). ``hints``: keyword arguments that only narrow
+    the task's work (a recompute from a point rather than from the start): an owed task is
+    recorded and run without them, doing the whole work."""
     global _broker_down_until
     if isinstance(task, str):
         task = task_named(task)
@@ -75,7 +86,7 @@ def task_publish(task: Any, *args: Any, eta: datetime | None = None, owe: bool =
             owed_task_record(task.name, args)
         return
     try:
-        task.apply_async(args, eta=eta)
+        task.apply_async(args, kwargs=hints, eta=eta)
     except BrokerError as error:  # refused, timed out, or a lost connection
         _broker_down_until = time.monotonic() + BROKER_PAUSE_SECONDS
         logger.warning("could not publish %s%s (%s)", task.name, args, error)

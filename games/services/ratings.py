@@ -17,12 +17,14 @@ Two ways to get there, with identical results:
   they have no history row yet, from each player's latest history row (rating, experience),
   continuing the sequence numbers: a handful of index reads whatever the history holds. Without a
   match id it rates every result that has none yet (the owed-task and command path).
-* ``ratings_recompute`` (after a corrected result, and hourly from beat as a safety net; never
+* ``ratings_recompute`` (hourly from beat as a safety net, and by the command; never
   in a request when a broker is set, docs/decisions.md D77) rates everything again from 1500 in
   the same order (rated results by their old sequence, then the unrated ones), so a changed
   result is rated anew in its place. It works in chunks of ``RECOMPUTE_CHUNK`` results a
   transaction and writes only the rows that differ: run again it writes nothing, and a run
   stopped half-way leaves its chunks done for the next.
+* ``ratings_recompute(from_match=...)`` (after a corrected result, D137) does the same from that
+  match's point in the history onward, each player starting from their history row before it.
 
 Runs follow each other through a mutex, the first player row: an update locks it (so it waits
 for another update and for a recompute's chunk) and then its own players; a recompute locks it
@@ -39,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Q
+from django.db.models import Count, Exists, Max, Min, OuterRef, Q
 from django.db.models.functions import Coalesce
 
 from games.models import Game, Match, RatingHistory
@@ -66,7 +68,7 @@ Standing = dict[int, tuple[Rating, int]]  # player -> (rating, results rated)
 RECOMPUTE_CHUNK = 500  # results rewritten a transaction by the recompute (docs/decisions.md D77)
 
 
-def ratings_recompute(*, chunk: int = RECOMPUTE_CHUNK) -> int:
+def ratings_recompute(*, chunk: int = RECOMPUTE_CHUNK, from_match: int | None = None) -> int:
     """Rate every result again in order; store ratings, per-variant ratings and the history.
     Returns the number of results rated.
 
@@ -76,7 +78,44 @@ def ratings_recompute(*, chunk: int = RECOMPUTE_CHUNK) -> int:
     runs' mutex (the first player row); a last transaction rates what was rated meanwhile on
     top (an update does not wait for the whole recompute) and stores the ratings that changed.
     Idempotent: run again, it only reads; stopped half-way, the chunks done stay done and a new
-    run writes only the rest."""
+    run writes only the rest.
+
+    ``from_match`` (a corrected match, docs/decisions.md D137): only from that match's results
+    onward, in each stream it is rated in (and the overall one): each player starts as their
+    history left them just before that point, the earlier rows stay as they are, and the later
+    ones are rewritten as above; only the ratings of the players rated from there are stored.
+    The same outcome as the whole recompute when the history before the point is right."""
+    if from_match is None:
+        streams, points, starts = _whole_history()
+    else:
+        streams, points, starts = _from_point(from_match)
+    standings: dict[str, Standing] = {}
+    for variant, outcomes in streams.items():
+        standing: Standing = starts.get(variant, {})
+        before = points[variant] - 1
+        for start in range(0, len(outcomes), chunk):
+            part = outcomes[start : start + chunk]
+            standing, rows = _rate(variant, part, standing, before + start)
+            with transaction.atomic():
+                _runs_lock()
+                first = before + start + 1
+                _history_write(variant, part, rows, first, first + len(part) - 1)
+        standings[variant] = standing
+    with transaction.atomic():
+        _runs_lock()
+        done = sum(len(outcomes) for outcomes in streams.values())
+        ends = {v: points[v] - 1 + len(o) for v, o in streams.items()}
+        done += _rate_meanwhile(ends, standings, points)
+        if from_match is None:
+            overall = standings.pop("", {})
+            _store(overall, standings)
+        else:
+            _store_touched(standings, {v: set(s) for v, s in starts.items()})
+    return done
+
+
+def _whole_history() -> tuple[dict[str, list[Outcome]], dict[str, int], dict[str, Standing]]:
+    """Every stream's results in order, each from its first sequence number, from nobody."""
     rated = _rated_order()
     streams: dict[str, list[Outcome]] = {
         "": _in_order(_match_outcomes(), rated.get("", {})),
@@ -87,23 +126,82 @@ def ratings_recompute(*, chunk: int = RECOMPUTE_CHUNK) -> int:
     }
     for variant in rated:  # a stream whose every result stopped counting: its rows go
         streams.setdefault(variant, [])
-    standings: dict[str, Standing] = {}
-    for variant, outcomes in streams.items():
-        standing: Standing = {}
-        for start in range(0, len(outcomes), chunk):
-            part = outcomes[start : start + chunk]
-            standing, rows = _rate(variant, part, standing, start)
-            with transaction.atomic():
-                _runs_lock()
-                _history_write(variant, part, rows, start + 1, start + len(part))
-        standings[variant] = standing
-    with transaction.atomic():
-        _runs_lock()
-        done = sum(len(outcomes) for outcomes in streams.values())
-        done += _rate_meanwhile({v: len(o) for v, o in streams.items()}, standings)
-        overall = standings.pop("", {})
-        _store(overall, standings)
-    return done
+    return streams, dict.fromkeys(streams, 1), {}
+
+
+def _from_point(
+    match_id: int,
+) -> tuple[dict[str, list[Outcome]], dict[str, int], dict[str, Standing]]:
+    """The streams a match is rated in (and the overall one), each from the match's first
+    sequence number there (past the stream's end when it has none): the results rated from
+    that point by their sequence, then the unrated ones by their end, as the whole recompute
+    orders them; and, per stream, the standing just before the point of every player rated
+    from there (or whose rows from there go), from their history rows."""
+    own = RatingHistory.objects.filter(match_id=match_id).order_by()
+    variants = {"", *own.values_list("variant", flat=True)}
+    variants |= set(
+        Game.objects.filter(match_id=match_id).values_list("variant", flat=True).distinct()
+    )
+    points: dict[str, int] = {}
+    for variant in variants:
+        first = own.filter(variant=variant).aggregate(first=Min("sequence"))["first"]
+        points[variant] = first if first is not None else _last_sequence(variant) + 1
+    later: dict[str, dict[int, int]] = {}  # per stream, result -> its old sequence from the point
+    players: dict[str, set[int]] = {variant: set() for variant in variants}
+    matches = {match_id}
+    rows = RatingHistory.objects.filter(
+        _any(Q(variant=v, sequence__gte=p) for v, p in points.items())
+    ).order_by()
+    for variant, player, match, game, sequence in rows.values_list(
+        "variant", "player_id", "match_id", "game_id", "sequence"
+    ):
+        later.setdefault(variant, {})[match if variant == "" else game] = sequence
+        players[variant].add(player)
+        matches.add(match)
+    unrated = {"": _match_outcomes(unrated=True), **_game_outcomes(unrated=True)}
+    among = {"": _match_outcomes(among=matches), **_game_outcomes(among=matches)}
+    streams: dict[str, list[Outcome]] = {}
+    for variant in variants:
+        sequences = later.get(variant, {})
+        rated = [o for o in among.get(variant, []) if _result(o) in sequences]
+        fresh = unrated.get(variant, [])
+        streams[variant] = _in_order(rated, sequences) + fresh
+        players[variant] |= {p for o in streams[variant] for p in (o.winner, o.loser)}
+    starts = {v: _standing_before(v, players[v], points[v]) for v in variants}
+    for variant, standing in starts.items():  # those with no row before the point start anew
+        for player in players[variant] - set(standing):
+            standing[player] = (Rating(), 0)
+    return streams, points, starts
+
+
+def _any(conditions: Iterable[Q]) -> Q:
+    result = Q(pk__in=[])
+    for condition in conditions:
+        result |= condition
+    return result
+
+
+def _result(outcome: Outcome) -> int:
+    return outcome.match.pk if outcome.game is None else outcome.game.pk
+
+
+def _standing_before(variant: str, players: Collection[int], point: int) -> Standing:
+    """Each player's rating, experience and results rated in a stream just before the
+    sequence number ``point``, from their history rows (absent: none before it)."""
+    rows = RatingHistory.objects.filter(
+        variant=variant, player_id__in=players, sequence__lt=point
+    ).order_by()
+    counts = dict(rows.values("player_id").annotate(n=Count("pk")).values_list("player_id", "n"))
+    lasts = dict(
+        rows.values("player_id").annotate(last=Max("sequence")).values_list("player_id", "last")
+    )
+    standing: Standing = {}
+    for player, sequence, rating, experience in rows.filter(
+        sequence__in=set(lasts.values())
+    ).values_list("player_id", "sequence", "rating", "experience"):
+        if lasts[player] == sequence:
+            standing[player] = (Rating(rating, experience), counts[player])
+    return standing
 
 
 def _runs_lock() -> None:
@@ -155,12 +253,15 @@ def _history_write(
     RatingHistory.objects.bulk_create(created)
 
 
-def _rate_meanwhile(lengths: dict[str, int], standings: dict[str, Standing]) -> int:
+def _rate_meanwhile(
+    lengths: dict[str, int], standings: dict[str, Standing], points: dict[str, int]
+) -> int:
     """After the chunks, under the mutex: the rows numbered past a stream's new end were stale
     (a result that no longer counts) or written by an update meanwhile, from ratings that the
     recompute has changed since; they go, and those of their matches' results that count are
-    rated again on top of ``standings``, in their order. Index reads only: the rows past each
-    stream's end, and their matches. Returns how many results were rated."""
+    rated again on top of ``standings``, in their order (a player the recompute did not rate
+    from the stream's ``points`` starts as the history left them before it). Index reads only:
+    the rows past each stream's end, and their matches. Returns how many results were rated."""
     tail = Q(pk__in=[])
     for variant, length in lengths.items():
         tail |= Q(variant=variant, sequence__gt=length)
@@ -186,9 +287,11 @@ def _rate_meanwhile(lengths: dict[str, int], standings: dict[str, Standing]) -> 
         if not outcomes:
             continue
         ordered = _in_order(outcomes, meanwhile.get(variant, {}))
-        standings[variant], rated = _rate(
-            variant, ordered, standings.get(variant, {}), lengths.get(variant, 0)
-        )
+        standing = standings.get(variant, {})
+        missing = {p for o in ordered for p in (o.winner, o.loser)} - set(standing)
+        if missing and points.get(variant, 1) > 1:
+            standing = {**_standing_before(variant, missing, points[variant]), **standing}
+        standings[variant], rated = _rate(variant, ordered, standing, lengths.get(variant, 0))
         history += rated
     RatingHistory.objects.bulk_create(history)
     return len(history) // 2
@@ -309,6 +412,8 @@ def _match_outcomes(
     if unrated:
         rows = RatingHistory.objects.filter(match=OuterRef("pk"), variant="")
         matches = matches.exclude(Exists(rows))
+        if not matches.exists():  # the usual case: not worth the ends' aggregate below
+            return []
     matches = matches.annotate(ended=Coalesce(Max("games__finished_at"), "updated_at")).order_by(
         "ended", "pk"
     )
@@ -338,6 +443,8 @@ def _game_outcomes(
         games = games.filter(match_id__in=among)
     if unrated:
         games = games.exclude(Exists(RatingHistory.objects.filter(game=OuterRef("pk"))))
+        if not games.exists():
+            return {}
     games = games.select_related("match").order_by("finished_at", "pk")
     # What an outcome reads (and the match's pk): not the positions nor the options, JSON each.
     games = games.only(
@@ -431,8 +538,41 @@ def _store(overall: Standing, by_variant: dict[str, Standing]) -> None:
     )
 
 
+def _store_touched(standings: dict[str, Standing], touched: dict[str, set[int]]) -> None:
+    """Store the ratings of the players a recompute from a point rated (``standings``) or whose
+    rows from there went (``touched``): a player left with no result of a stream has 1500 and
+    no results (overall) or no rating of the variant, as after the whole recompute; so has
+    every player with no rated result at all (a rating set by hand), through the history's
+    (player, variant, sequence) index."""
+    rows = RatingHistory.objects.filter(player=OuterRef("pk"), variant="")
+    Player.objects.exclude(Exists(rows)).exclude(rating=Rating().value, rating_games=0).update(
+        rating=Rating().value, rating_games=0
+    )
+    rows = RatingHistory.objects.filter(player=OuterRef("player"), variant=OuterRef("variant"))
+    VariantRating.objects.exclude(Exists(rows)).delete()
+    overall = standings.get("", {})
+    players = []
+    for pk, value, experience in (
+        Player.objects.filter(pk__in=touched.get("", set()) | set(overall))
+        .order_by("pk")
+        .values_list("pk", "rating", "rating_games")
+    ):
+        rating = overall.get(pk, (Rating(), 0))[0]
+        if (value, experience) != (rating.value, rating.experience):
+            players.append(Player(pk=pk, rating=rating.value, rating_games=rating.experience))
+    Player.objects.bulk_update(players, ["rating", "rating_games"], batch_size=1000)
+    kept: dict[str, Standing] = {}
+    for variant, standing in standings.items():
+        if variant == "":
+            continue
+        kept[variant] = {p: values for p, values in standing.items() if values[1] > 0}
+        gone = (touched.get(variant, set()) | set(standing)) - set(kept[variant])
+        VariantRating.objects.filter(variant=variant, player_id__in=gone).delete()
+    _store_variants(kept)
+
+
 def _store_variants(by_variant: dict[str, Standing]) -> None:
-    """Update (or create) the VariantRating rows of the players just rated."""
+    """Update (or create) the VariantRating rows of the players just rated: those that differ."""
     if not by_variant:
         return
     players = {p for ratings in by_variant.values() for p in ratings}
@@ -444,22 +584,27 @@ def _store_variants(by_variant: dict[str, Standing]) -> None:
     for variant, ratings in by_variant.items():
         for player, (rating, count) in ratings.items():
             row = existing.get((player, variant))
+            values = (rating.value, rating.experience, count)
             if row is None:
                 row = VariantRating(player_id=player, variant=variant)
                 created.append(row)
-            else:
+            elif (row.rating, row.experience, row.games) != values:
                 changed.append(row)
-            row.rating, row.experience, row.games = rating.value, rating.experience, count
+            row.rating, row.experience, row.games = values
     VariantRating.objects.bulk_update(changed, ["rating", "experience", "games"])
     VariantRating.objects.bulk_create(created)
 
 
-def ratings_enqueue(*, match_id: int | None = None) -> None:
+def ratings_enqueue(*, match_id: int | None = None, corrected: bool = False) -> None:
     """Once the current transaction commits, rate the finished match ``match_id``, or recompute
-    everything (no match: a corrected result). Runs as a Celery task, published by its name
+    from the point of that match (``corrected``: its result changed, docs/decisions.md D137),
+    or everything (no match). Runs as a Celery task, published by its name
     (games/tasks.py imports the services, never the other way round); owed when it cannot be
     published (games.services.owed): the committed write still stands."""
     if match_id is None:
         task_enqueue_on_commit("games.tasks.ratings_recompute")
+    elif corrected:
+        hints = {"from_match": match_id}  # owed, it is the whole recompute
+        task_enqueue_on_commit("games.tasks.ratings_recompute", hints=hints)
     else:
         task_enqueue_on_commit("games.tasks.ratings_update", match_id)
