@@ -23,8 +23,9 @@ pytestmark = pytest.mark.django_db
 # matches it feeds and those that feed them, the withdrawn entries, the matches it makes ready
 # opened in one INSERT and each row saved once (D108), the rounds closed, the audit trail; then
 # the standings task's part update: the results as keys and winners, the stored places, the
-# near players' matches and rows, and its UPDATE (D113).
-QUERIES_FOR_A_RESULT = 34
+# near players' matches and rows, and its UPDATE (D113); the notifications of the matches it
+# opens, one INSERT (D115).
+QUERIES_FOR_A_RESULT = 35
 # Pairing a Swiss round: the standings and the earlier rounds read, the round, its matches, rows
 # and audit trail stored in an INSERT each, the standings task.
 QUERIES_TO_PAIR = 45
