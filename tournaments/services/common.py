@@ -24,7 +24,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
-from django.db.models import Model
+from django.db.models import F, Model
 from django.utils.encoding import smart_str
 
 from common.errors import ConflictError, NotAllowedError
@@ -34,7 +34,7 @@ from games.models import Match
 from games.selectors import User
 from players.models import Player
 from tournaments import selectors
-from tournaments.models import Entry, Tournament, TournamentMatch
+from tournaments.models import Tournament, TournamentMatch
 from tournaments.push import tournament_changed
 
 SETTLED = (
@@ -165,9 +165,11 @@ def matches_open_many(
     the tournament's listeners are told once, and nobody listens to a match that did not
     exist. With ``opened``, only the rows of those keys are opened; the others (a bracket's
     later slots, its byes) are stored as they are, in the same INSERT, in the given order."""
-    players = {
-        entry.pk: entry.player
-        for entry in Entry.objects.filter(tournament=tournament).select_related("player")
+    players: dict[int, Player] = {
+        player.entry_id: player  # the players alone, each once: no Entry rows are built
+        for player in Player.objects.filter(entries__tournament=tournament).annotate(
+            entry_id=F("entries__pk")
+        )
     }
     opening = [row for row in rows if opened is None or row.key in opened]
     in_order = sorted(opening, key=lambda row: (row.stage, row.round, row.section, row.index))
