@@ -26,6 +26,7 @@ measurement; run with
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import tempfile
@@ -77,6 +78,10 @@ class Measured:
 
         self.wrapper = connection.execute_wrapper(count)
         self.wrapper.__enter__()
+        # Each measurement starts from a full collection: otherwise whether the collector's
+        # full pass over the whole bench's heap (about 0.1 s) falls inside it depends on what ran
+        # before, not on the code measured (docs/decisions.md D136).
+        gc.collect()
         self.began = time.perf_counter()
         self.cpu_began = time.process_time()
         return self

@@ -235,3 +235,55 @@ def test_starting_a_round_robin_takes_the_same_queries_for_any_number_of_pairs(
         assert tournament.matches.count() == size * (size - 1) // 2
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_a_bulk_audit_entry_is_what_auditlog_writes_for_a_save(organiser, players):
+    """``audit_bulk`` (its diffs planned once a model, docs/decisions.md D136) writes for a row
+    created then opened the entries auditlog's receivers write when that row is saved twice
+    under ``set_actor``: the same changes (a time, a JSON list, foreign keys), actor and data."""
+    from auditlog.context import set_actor
+    from django.utils import timezone
+
+    tournament = started(organiser, players[:6], format="swiss", swiss_rounds=3)
+    one, two = tournament.entries.order_by("seed")[:2]
+    row = TournamentMatch(
+        tournament=tournament,
+        key="R3-1",
+        round=3,
+        index=1,
+        sources=["seed:1", "seed:2"],
+        entry_one=one,
+        entry_two=two,
+        finished_at=timezone.now(),
+    )
+    with set_actor(organiser):
+        row.save()
+        as_created = TournamentMatch.objects.get(pk=row.pk)
+        row.status = TournamentMatch.Status.READY
+        row.match_length = 5
+        row.save()
+
+    def seen(entries: Any) -> list[tuple[Any, ...]]:
+        return [
+            (
+                entry.content_type_id,
+                entry.object_pk,
+                entry.object_id,
+                entry.object_repr,
+                entry.action,
+                entry.changes,
+                entry.actor_id,
+                entry.actor_email,
+                entry.additional_data,
+            )
+            for entry in entries.order_by("pk")
+        ]
+
+    saved = seen(LogEntry.objects.get_for_object(row))
+    LogEntry.objects.get_for_object(row).delete()
+    common.audit_bulk(organiser, created=[as_created], updated=[(as_created, row)])
+    written = seen(LogEntry.objects.get_for_object(row))
+    assert [entry[4] for entry in saved] == [LogEntry.Action.CREATE, LogEntry.Action.UPDATE]
+    assert set(saved[0][5]) >= {"sources", "finished_at", "entry_one", "tournament"}
+    assert set(saved[1][5]) == {"status", "match_length"}
+    assert written == saved

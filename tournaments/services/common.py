@@ -11,12 +11,21 @@ from typing import Any
 
 from auditlog.cid import get_cid
 from auditlog.context import auditlog_value, set_actor
-from auditlog.diff import model_instance_diff
+from auditlog.diff import (
+    get_field_value,
+    get_fields_in_model,
+    get_mask_function,
+    is_primitive,
+    model_instance_diff,
+)
 from auditlog.models import LogEntry
+from auditlog.registry import auditlog
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
-from django.db.models import Model
+from django.db.models import F, Model
+from django.utils.encoding import smart_str
 
 from common.errors import ConflictError, NotAllowedError
 from games import services as games_services
@@ -25,7 +34,7 @@ from games.models import Match
 from games.selectors import User
 from players.models import Player
 from tournaments import selectors
-from tournaments.models import Entry, Tournament, TournamentMatch
+from tournaments.models import Tournament, TournamentMatch
 from tournaments.push import tournament_changed
 
 SETTLED = (
@@ -156,9 +165,11 @@ def matches_open_many(
     the tournament's listeners are told once, and nobody listens to a match that did not
     exist. With ``opened``, only the rows of those keys are opened; the others (a bracket's
     later slots, its byes) are stored as they are, in the same INSERT, in the given order."""
-    players = {
-        entry.pk: entry.player
-        for entry in Entry.objects.filter(tournament=tournament).select_related("player")
+    players: dict[int, Player] = {
+        player.entry_id: player  # the players alone, each once: no Entry rows are built
+        for player in Player.objects.filter(entries__tournament=tournament).annotate(
+            entry_id=F("entries__pk")
+        )
     }
     opening = [row for row in rows if opened is None or row.key in opened]
     in_order = sorted(opening, key=lambda row: (row.stage, row.round, row.section, row.index))
@@ -234,14 +245,20 @@ def audit_bulk(
     """The audit trail of rows written in bulk, which auditlog's receivers do not see: for each
     of ``created`` the entry of its creation, then for each (before, after) of ``updated`` the
     entry of that change, with the changes, actor and data the receivers record when such a row
-    is saved under ``set_actor(user)``, in one INSERT (docs/decisions.md D58)."""
+    is saved under ``set_actor(user)``, in one INSERT (docs/decisions.md D58). The changes are
+    auditlog's own (``model_instance_diff``), computed once a model rather than once a row where
+    that gives the same (docs/decisions.md D136)."""
     actor = user if getattr(user, "is_authenticated", False) else None
     cid = get_cid()
+    content_types: dict[type[Model], ContentType] = {}
 
-    def entry(row: Model, action: int, changes: dict[str, Any]) -> LogEntry:
+    def entry(row: Model, action: int, changes: dict[str, Any] | None) -> LogEntry:
+        model = type(row)
+        if model not in content_types:
+            content_types[model] = ContentType.objects.get_for_model(row)
         additional = getattr(row, "get_additional_data", None)
         return LogEntry(
-            content_type=ContentType.objects.get_for_model(row),
+            content_type=content_types[model],
             object_pk=str(row.pk),
             object_id=row.pk,
             object_repr=str(row),
@@ -254,12 +271,78 @@ def audit_bulk(
         )
 
     entries = [
-        entry(row, LogEntry.Action.CREATE, model_instance_diff(None, row)) for row in created
+        entry(row, LogEntry.Action.CREATE, changes)
+        for row, changes in zip(created, _creation_diffs(created), strict=True)
     ]
     for old, new in updated:
-        if changes := model_instance_diff(old, new):
+        if changes := _change_diff(old, new):
             entries.append(entry(new, LogEntry.Action.UPDATE, changes))
     LogEntry.objects.bulk_create(entries)
+
+
+def _creation_diffs(rows: Sequence[Model]) -> list[dict[str, Any] | None]:
+    """``model_instance_diff(None, row)`` for each of ``rows``: the fields it compares, their
+    value before creation (the same for every row) and the masking it applies are looked up
+    once a model; each row's values with auditlog's own ``get_field_value``."""
+    use_json = bool(getattr(settings, "AUDITLOG_STORE_JSON_CHANGES", False))
+    plans: dict[type[Model], tuple[list[Any], list[Any], dict[str, Any] | None]] = {}
+    diffs: list[dict[str, Any] | None] = []
+    for row in rows:
+        model = type(row)
+        if model not in plans:
+            plans[model] = _creation_plan(row, use_json)
+        fields, befores, model_fields = plans[model]
+        diff: dict[str, Any] = {}
+        for field, before in zip(fields, befores, strict=True):
+            after = get_field_value(row, field, use_json)
+            if before != after:
+                diff[field.name] = _change(field.name, before, after, model_fields, use_json)
+        diffs.append(diff or None)
+    return diffs
+
+
+def _creation_plan(
+    row: Model, use_json: bool
+) -> tuple[list[Any], list[Any], dict[str, Any] | None]:
+    """The fields ``model_instance_diff(None, row)`` compares (auditlog's choice: the tracked
+    fields, filtered by the model's ``include_fields`` and ``exclude_fields``), each field's
+    value before creation, and the model's auditlog settings."""
+    fields = list(set(get_fields_in_model(row)))
+    model_fields = auditlog.get_model_fields(type(row))
+    if model_fields and model_fields["include_fields"]:
+        fields = [field for field in fields if field.name in model_fields["include_fields"]]
+    if model_fields and model_fields["exclude_fields"]:
+        fields = [field for field in fields if field.name not in model_fields["exclude_fields"]]
+    return fields, [get_field_value(None, field, use_json) for field in fields], model_fields
+
+
+def _change(
+    name: str, before: Any, after: Any, model_fields: dict[str, Any] | None, use_json: bool
+) -> tuple[Any, Any]:
+    """A changed field's entry in the changes, as ``model_instance_diff`` writes it."""
+    if model_fields and name in model_fields["mask_fields"]:
+        mask = get_mask_function(model_fields.get("mask_callable"))
+        return mask(smart_str(before)), mask(smart_str(after))
+    if not use_json:
+        return smart_str(before), smart_str(after)
+    return (
+        before if is_primitive(before) else smart_str(before),
+        after if is_primitive(after) else smart_str(after),
+    )
+
+
+def _change_diff(old: Model, new: Model) -> dict[str, Any] | None:
+    """``model_instance_diff(old, new)``, computed over the fields whose stored values differ
+    (equal stored values give equal values in the diff, so the others never appear in it)."""
+    differing = [
+        field.name
+        for field in new._meta.concrete_fields
+        if getattr(old, field.attname) != getattr(new, field.attname)
+    ]
+    if not differing:
+        return None
+    changes: dict[str, Any] | None = model_instance_diff(old, new, fields_to_check=differing)
+    return changes
 
 
 def has_started(match: Match | None) -> bool:
