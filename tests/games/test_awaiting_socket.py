@@ -43,7 +43,7 @@ def test_the_badge_hears_turns_and_new_matches(alice, bob, online_match):
 
     async def scenario():
         assert (await socket.connect())[0]
-        hello = await socket.receive_json_from()
+        hello = await socket.receive_json_from(timeout=5)
         await database_sync_to_async(decide)(game)
         turn = await socket.receive_json_from(timeout=3)
         match_id = await database_sync_to_async(challenge)()
@@ -69,7 +69,7 @@ def test_the_lobby_socket_hears_challenges_posted_and_taken(alice, bob):
 
     async def scenario():
         assert (await socket.connect())[0]
-        hello = await socket.receive_json_from()
+        hello = await socket.receive_json_from(timeout=5)
         challenge = await database_sync_to_async(services.open_challenge_post)(user=alice.user)
         posted = await socket.receive_json_from(timeout=3)
         await database_sync_to_async(services.open_challenge_take)(

@@ -40,7 +40,7 @@ def test_the_socket_carries_no_chance_to_a_player(settings, tmp_path, online_mat
         assert (await player.connect())[0] and (await spectator.connect())[0]
         heard: dict[str, list] = {"player": [], "spectator": []}
         for name, socket in (("player", player), ("spectator", spectator)):
-            heard[name].append(await socket.receive_json_from())
+            heard[name].append(await socket.receive_json_from(timeout=5))
         for _ in range(2):  # the roll, then the play
             await database_sync_to_async(decide)(game)
             for name, socket in (("player", player), ("spectator", spectator)):

@@ -41,7 +41,7 @@ def test_a_play_reaches_a_socket_through_redis(settings, redis_server, online_ma
 
     async def scenario():
         assert (await socket.connect())[0]
-        await socket.receive_json_from()
+        await socket.receive_json_from(timeout=5)
         await database_sync_to_async(roll)(game)
         pushed = await socket.receive_json_from(timeout=3)
         await socket.disconnect()

@@ -52,7 +52,7 @@ def open_all(sockets_: list[Any]) -> list[bool]:
             connected, _ = await socket.connect()
             results.append(connected)
             if connected:
-                await socket.receive_json_from()  # the hello
+                await socket.receive_json_from(timeout=5)  # the hello
         for socket, connected in zip(sockets_, results, strict=True):
             if connected:
                 await socket.disconnect()
@@ -112,7 +112,7 @@ def test_a_socket_whose_client_sends_nothing_is_closed_when_idle(online_match, s
     async def scenario():
         for socket in (quiet, talking):
             assert (await socket.connect())[0]
-            await socket.receive_json_from()
+            await socket.receive_json_from(timeout=5)
         for _ in range(3):  # 1.5 s of the page's heartbeat, scaled down
             await talking.send_to(text_data="ping")
             await asyncio.sleep(0.5)

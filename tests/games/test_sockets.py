@@ -46,7 +46,7 @@ def test_a_spectator_is_told_the_version_at_once_then_every_turn_as_it_commits(o
 
     async def scenario():
         assert (await socket.connect())[0]
-        hello = await socket.receive_json_from()
+        hello = await socket.receive_json_from(timeout=5)
         await database_sync_to_async(decide)(game)
         pushed = await socket.receive_json_from(timeout=3)
         assert await socket.receive_nothing()
@@ -71,7 +71,7 @@ def test_a_refused_play_pushes_nothing(online_match):
 
     async def scenario():
         assert (await socket.connect())[0]
-        await socket.receive_json_from()
+        await socket.receive_json_from(timeout=5)
         await database_sync_to_async(stale_play)()
         assert await socket.receive_nothing(timeout=0.3)
         await socket.disconnect()
@@ -90,7 +90,7 @@ def test_writes_in_one_transaction_push_one_message_of_the_most_telling_kind(onl
 
     async def scenario():
         assert (await socket.connect())[0]
-        await socket.receive_json_from()
+        await socket.receive_json_from(timeout=5)
         await database_sync_to_async(resign_in_one_transaction)()
         pushed = await socket.receive_json_from(timeout=3)
         assert await socket.receive_nothing()

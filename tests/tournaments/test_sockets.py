@@ -23,7 +23,7 @@ def _layer(settings):
 async def messages_until_quiet(socket, quiet: float = 0.5) -> list[dict]:
     received = []
     while not await socket.receive_nothing(timeout=quiet):
-        received.append(await socket.receive_json_from())
+        received.append(await socket.receive_json_from(timeout=5))
     return received
 
 
@@ -44,7 +44,7 @@ def test_a_result_its_pairing_and_the_standings_reach_the_tournament_socket(org_
 
     async def scenario():
         assert (await socket.connect())[0]
-        hello = await socket.receive_json_from()
+        hello = await socket.receive_json_from(timeout=5)
         await database_sync_to_async(match_win)(org_api, first.pk, winner)
         pushed = await messages_through(socket, "standings")
         await socket.disconnect()
