@@ -8,6 +8,21 @@ pytest_plugins = ["tests.fixtures"]  # alice, bob, organiser, online_match, seed
 
 
 @pytest.fixture
+def weights(tmp_path: Any, settings: Any) -> Any:
+    """A tiny evaluator per variant (tests/networks.py), where the site reads them."""
+    from tests.networks import write_networks
+
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path
+    return write_networks(tmp_path)
+
+
+@pytest.fixture
+def no_weights(tmp_path: Any, settings: Any) -> None:
+    """No evaluator installed."""
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path / "none"
+
+
+@pytest.fixture
 def api_client() -> Any:
     """An unauthenticated DRF client; call `force_authenticate(user=...)` to log in.
 

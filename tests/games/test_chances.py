@@ -2,14 +2,13 @@
 that they are the network's own numbers, the query budget, and the match page's bar."""
 
 import random
-from pathlib import Path
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from games import chances, services
-from games.analysis.encode import encode_positions, input_size
+from games.analysis.encode import encode_positions
 from games.analysis.match_table import GameChances, MatchTable, match_chance
 from games.analysis.net import Network, flip
 from games.analysis.rates import RATES_FILE, Rates
@@ -17,31 +16,11 @@ from games.demo import game_play_random, match_play_random
 from games.models import Match
 from games.state import game_position, match_options
 from tests.games.factories import UserFactory
+from tests.networks import write_networks
 
 pytestmark = pytest.mark.django_db
 
 VARIANTS = ("tabla", "gul_bara", "tapa")
-
-
-def write_networks(directory: Path, variants=VARIANTS) -> dict[str, Path]:
-    """A tiny network per variant (8 hidden units, its own seed) saved as the site reads it."""
-    paths = {}
-    for seed, variant in enumerate(variants, start=1):
-        path = directory / f"{variant}.npz"
-        Network.create(input_size(variant), hidden=8, seed=seed).save(path, variant=variant)
-        paths[variant] = path
-    return paths
-
-
-@pytest.fixture
-def weights(tmp_path, settings):
-    settings.ANALYSIS_WEIGHTS_DIR = tmp_path
-    return write_networks(tmp_path)
-
-
-@pytest.fixture
-def no_weights(tmp_path, settings):
-    settings.ANALYSIS_WEIGHTS_DIR = tmp_path / "none"
 
 
 @pytest.fixture

@@ -19,20 +19,8 @@ from games.models import Match, OwedTask, Turn
 from games.services import _steps
 from games.state import match_options
 from tests.games.factories import UserFactory
-from tests.games.test_chances import write_networks
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def weights(tmp_path, settings):
-    settings.ANALYSIS_WEIGHTS_DIR = tmp_path
-    return write_networks(tmp_path)
-
-
-@pytest.fixture
-def no_weights(tmp_path, settings):
-    settings.ANALYSIS_WEIGHTS_DIR = tmp_path / "none"
 
 
 @pytest.fixture

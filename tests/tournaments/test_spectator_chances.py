@@ -13,19 +13,12 @@ from games import chances
 from games import services as games_services
 from games.demo import game_play_random
 from games.models import Match
-from tests.games.test_chances import write_networks
 from tests.tournaments.factories import UserFactory
 from tests.tournaments.helpers import tournament_running
 from tournaments.models import Tournament, TournamentMatch
 from tournaments.web.desk_settings import settings_form
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def weights(tmp_path, settings):
-    settings.ANALYSIS_WEIGHTS_DIR = tmp_path
-    return write_networks(tmp_path)
 
 
 @pytest.fixture

@@ -8,20 +8,11 @@ import pytest
 from playwright.sync_api import expect
 
 from games import selectors, services
-from games.analysis.encode import input_size
-from games.analysis.net import Network
 from games.models import Match
 from tests.web.asgi_server import asgi_url
 from tests.web.helpers import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def weights(tmp_path, settings):
-    settings.ANALYSIS_WEIGHTS_DIR = tmp_path
-    for seed, variant in enumerate(("tabla", "gul_bara", "tapa"), start=1):
-        Network.create(input_size(variant), hidden=8, seed=seed).save(tmp_path / f"{variant}.npz")
 
 
 def test_practice_from_the_lobby_with_a_hint(weights, new_page, alice, artifacts):

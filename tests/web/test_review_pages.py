@@ -7,19 +7,10 @@ import random
 import pytest
 from playwright.sync_api import expect
 
-from games.analysis.encode import input_size
-from games.analysis.net import Network
 from games.demo import match_play_random
 from tests.web.helpers import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def weights(tmp_path, settings):
-    settings.ANALYSIS_WEIGHTS_DIR = tmp_path
-    for seed, variant in enumerate(("tabla", "gul_bara", "tapa"), start=1):
-        Network.create(input_size(variant), hidden=8, seed=seed).save(tmp_path / f"{variant}.npz")
 
 
 def test_a_player_sees_the_review_of_the_finished_match(
