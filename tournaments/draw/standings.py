@@ -201,28 +201,40 @@ def standings_update(
         values[p]["head_to_head"] = head_to_head(p, tied, wins_against)
     rows = {}
     for p in mine:
-        record, v = records[p], values[p]
         old = stored.get(p)
-        rows[p] = StandingRow(
+        rows[p] = _row(
+            p,
+            records[p],
+            values[p],
             rank=old.rank if old is not None else None,  # type: ignore[arg-type]
             rank_last=old.rank_last if old is not None else None,
-            player=p,
-            played=record.played,
-            match_wins=record.wins,
-            match_losses=record.losses,
-            match_points=record.match_points,
-            games_won=record.games_won,
-            points_for=record.points_for,
-            points_against=record.points_against,
-            point_diff=record.points_for - record.points_against,
-            buchholz=v["buchholz"],
-            median_buchholz=v["median_buchholz"],
-            sonneborn_berger=v["sonneborn_berger"],
-            head_to_head=v["head_to_head"],
-            byes=record.byes,
-            forfeits=record.forfeits,
         )
     return rows
+
+
+def _row(
+    p: int, record: _Record, v: dict[str, float], *, rank: int, rank_last: int | None = None
+) -> StandingRow:
+    """A player's row of the table from their record and their tie-break values."""
+    return StandingRow(
+        rank=rank,
+        rank_last=rank_last,
+        player=p,
+        played=record.played,
+        match_wins=record.wins,
+        match_losses=record.losses,
+        match_points=record.match_points,
+        games_won=record.games_won,
+        points_for=record.points_for,
+        points_against=record.points_against,
+        point_diff=record.points_for - record.points_against,
+        buchholz=v["buchholz"],
+        median_buchholz=v["median_buchholz"],
+        sonneborn_berger=v["sonneborn_berger"],
+        head_to_head=v["head_to_head"],
+        byes=record.byes,
+        forfeits=record.forfeits,
+    )
 
 
 Among = Callable[[int, set[int]], float]
@@ -356,25 +368,5 @@ def _rank_rows(
     for i, p in enumerate(ranked):
         if i == 0 or key(p) != key(ranked[i - 1]):
             rank = i + 1
-        record, v = records[p], values[p]
-        rows.append(
-            StandingRow(
-                rank=rank,
-                player=p,
-                played=record.played,
-                match_wins=record.wins,
-                match_losses=record.losses,
-                match_points=record.match_points,
-                games_won=record.games_won,
-                points_for=record.points_for,
-                points_against=record.points_against,
-                point_diff=record.points_for - record.points_against,
-                buchholz=v["buchholz"],
-                median_buchholz=v["median_buchholz"],
-                sonneborn_berger=v["sonneborn_berger"],
-                head_to_head=v["head_to_head"],
-                byes=record.byes,
-                forfeits=record.forfeits,
-            )
-        )
+        rows.append(_row(p, records[p], values[p], rank=rank))
     return rows
