@@ -17,6 +17,16 @@ def weights(tmp_path: Any, settings: Any) -> Any:
 
 
 @pytest.fixture
+def trained_weights(settings: Any) -> Any:
+    """The committed, trained evaluator (weights/, docs/analysis.md "Provenance")."""
+    folder = settings.BASE_DIR / "weights"
+    missing = [v for v in ("tabla", "gul_bara", "tapa") if not (folder / f"{v}.npz").is_file()]
+    assert not missing, f"the committed weights are missing: {missing}"
+    settings.ANALYSIS_WEIGHTS_DIR = folder
+    return folder
+
+
+@pytest.fixture
 def no_weights(tmp_path: Any, settings: Any) -> None:
     """No evaluator installed."""
     settings.ANALYSIS_WEIGHTS_DIR = tmp_path / "none"

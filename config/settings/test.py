@@ -47,3 +47,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # (the live server speaks WSGI only). The tests of the sockets set a layer of their own, in memory
 # or on a Redis they start (tests/games/test_sockets.py, tests/web/test_live_sockets.py).
 CHANNEL_LAYERS = {}
+
+# No evaluator unless a test installs one (tests/conftest.py's `weights` fixture writes tiny
+# networks, `trained_weights` points at the committed ones): the committed weights/ would
+# otherwise put chances on every spectator's page of every test.
+ANALYSIS_WEIGHTS_DIR = BASE_DIR / "tests" / "no-weights"

@@ -47,3 +47,49 @@ def test_a_spectator_sees_the_bar_follow_a_move_and_a_player_has_none(
     expect(player.locator("#chances")).to_have_count(0)
     spectator.screenshot(path=str(artifacts / "match-chances.png"), full_page=True)
     assert console.errors == []
+
+
+@pytest.mark.parametrize("evaluator", ["weights", "trained_weights"])
+def test_the_bar_moves_with_each_move_and_neither_player_gets_a_chance(
+    request, evaluator, pushed, new_page, alice, bob, organiser, artifacts
+):
+    """Issue 23's "done when", with the tiny test networks and with the committed ones: a
+    spectator's bar and graph follow each move over the socket, while both players' pages carry
+    no bar and their API answers refuse the chances."""
+    request.getfixturevalue(evaluator)
+    match = services.match_create(creator=organiser, player_one=alice, player_two=bob, rated=False)
+    game = match.games.get()
+    path = f"/matches/{match.pk}/"
+    api = f"{asgi_url()}/api/v1/matches/{match.pk}/chances/"
+    spectator, console = new_page()
+    spectator.goto(f"{asgi_url()}{path}")
+    label = spectator.locator("#chances [data-chance-one-label]")
+    expect(label).to_have_text(re.compile(r"^Alice \d+ %$"))
+    line = spectator.locator("#chances [data-chance-line]")
+    expect(line).to_have_attribute("points", re.compile(r"^\S+$"))  # the start: one point
+    assert spectator.request.get(api).status == 200
+
+    players = []
+    for username in ("alice", "bob"):
+        page, _ = new_page()
+        log_in(page, asgi_url(), username, path)
+        expect(page.locator("#match-live")).to_be_visible()
+        expect(page.locator("#chances")).to_have_count(0)
+        answer = page.request.get(api)
+        assert answer.status == 403, (username, answer.status)
+        assert set(answer.json()) == {"detail"}, answer.text()  # a refusal, no figures
+        players.append(page)
+
+    labels = [label.text_content()]
+    for _ in range(6):
+        decide(game)  # the roll (a roll with no play passes the turn at once)
+        decide(game)  # the play, or the next roll
+        shown = len(spectator.request.get(api).json()["points"])
+        expect(line).to_have_attribute("points", re.compile(r"^\S+" + r" \S+" * (shown - 1) + "$"))
+        labels.append(label.text_content())
+    assert len(set(labels)) > 1, labels  # the bar moved with the moves
+    for page in players:
+        expect(page.locator("#chances")).to_have_count(0)
+        assert page.request.get(api).status == 403
+    spectator.screenshot(path=str(artifacts / f"match-chances-{evaluator}.png"), full_page=True)
+    assert console.errors == []
