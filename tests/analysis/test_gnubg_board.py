@@ -2,11 +2,14 @@
 tuples by hand, and gnubg's own answers for positions whose chances are known exactly (skipped
 where the gnubg package is missing, as tests/exports' checks are)."""
 
+import random
+
 import pytest
 
 from games.analysis.encode import mirrored
 from games.analysis.gnubg_board import gnubg_board, in_contact
-from games.engine import Position, start_position
+from games.engine import Position, check_play, start_position
+from tests.mat import gnubg_board as exported_board
 
 from .helpers import sample_positions
 
@@ -53,6 +56,12 @@ def test_the_colour_mirror_is_the_same_board():
         assert gnubg_board(mirrored("tabla", position)) == gnubg_board(position)
 
 
+def test_the_same_board_as_the_mat_exports_tests_check_against_gnubgs_import():
+    # tests/mat.py's board is compared with the boards gnubg rebuilds from an exported match
+    for position in sample_positions("tabla", 300, seed=6):
+        assert gnubg_board(position) == exported_board(position, position.turn)
+
+
 def test_contact_and_race():
     assert in_contact(start_position("tabla"))
     # white's last checker on its 6 and black's on its 1 (white's 24): a race
@@ -93,3 +102,24 @@ def test_gnubg_sees_the_side_to_move_on_the_bar_against_a_closed_board(gnubg):
     white = gnubg.evaluate(gnubg_board(position))
     black = gnubg.evaluate(gnubg_board(position.with_turn("b")))
     assert white[0] < 0.1 < 0.9 < black[0]
+
+
+def test_gnubgs_best_plays_are_legal_in_the_engine(gnubg):
+    """gnubg's choice for the board and dice, in the side on roll's numbering, is a legal play
+    of the engine's position: the side, the direction and the bar are where gnubg sees them.
+    (gnubg's move tuples lose a bear-off's "off", so plays with one are not checked.)"""
+    rng = random.Random(8)
+    cube, context = gnubg.cube_info(), gnubg.eval_context(0, 0, 1, 0, 0.0)
+    checked = 0
+    for position in sample_positions("tabla", 300, seed=7):
+        dice = [rng.randint(1, 6), rng.randint(1, 6)]
+        moves = gnubg.find_best_move(gnubg_board(position), cube, context, dice)
+        if len(moves) % 2:
+            continue
+        steps = [
+            f"{'bar' if start == 25 else start}/{end}"
+            for start, end in zip(moves[::2], moves[1::2], strict=True)
+        ]
+        check_play("tabla", position, dice, steps)  # raises IllegalPlayError if not legal
+        checked += 1
+    assert checked > 250
