@@ -27,7 +27,8 @@ gnubg's board by games/analysis/gnubg_board.py (docs/decisions.md D143). Prints 
 median, 90th percentile and largest |difference| of P(win) in points, for all the positions and
 split into contact and race, and the same of P(win a gammon) and P(lose a gammon) (gnubg's
 gammons include its backgammons, as a Tabla mars does), with the mean signed difference
-(network minus gnubg).
+(network minus gnubg); then the mean |difference in P(win)| with its 95 % interval (normal
+approximation) and both evaluations of the starting position.
 
 ``--latency`` times what the site's chances do for a position (games/chances.py): the
 network's ``forward`` of ``encode_positions`` of ONE position, encoding included, over
@@ -247,6 +248,12 @@ def against_gnubg(network: Network, games: int, seed: int) -> list[str]:
             f"{label:<8} {int(mask.sum()):>9} {spread(difference[mask, 0])}   "
             f"{spread(difference[mask, 1])}   {spread(difference[mask, 2])}"
         )
+    size = 100 * np.abs(difference[:, 0])
+    margin = 1.96 * float(size.std(ddof=1)) / math.sqrt(len(size)) if len(size) > 1 else 0.0
+    rows.append(
+        f"{'mean':<8} {len(size):>9} |difference in P(win)| {size.mean():.2f} points, 95 % "
+        f"interval {size.mean() - margin:.2f}-{size.mean() + margin:.2f} (the goal: at most 3)"
+    )
     start = start_position("tabla")
     rows.append(
         f"{'start':<8} {1:>9} P(win) of the side to move: network "
