@@ -11,14 +11,33 @@ weights' provenance comes from the file.
     .venv/bin/python bench/evaluator.py [--weights weights/] [--games 500] [--seed 7]
         [--opponent random|pubeval|heuristic] [--variant tabla]
     .venv/bin/python bench/evaluator.py --calibration [--games 200]
+    .venv/bin/python bench/evaluator.py --gnubg [--games 500]
+    .venv/bin/python bench/evaluator.py --latency [--positions 2000] [--rounds 3]
 
 ``--calibration`` plays the network against itself instead (seeded apart from training's games:
 held out) and measures its P(win) of every position met against the games' results: the
 expected calibration error over 10 equal-width bins, and the Brier score beside that of a
 logistic model on the pip counts alone (fitted on the even games, both scored on the odd ones).
 
+``--gnubg`` (Tabla only; needs the dev extra's ``gnubg`` package) compares the network's
+cubeless 0-ply chances with GNU Backgammon's cubeless 0-ply evaluation of the same positions:
+one position drawn at random from each of ``--games`` games of the network against itself
+(seeded apart from training's and calibration's), the side to move before it rolls, turned into
+gnubg's board by games/analysis/gnubg_board.py (docs/decisions.md D143). Prints the mean,
+median, 90th percentile and largest |difference| of P(win) in points, for all the positions and
+split into contact and race, and the same of P(win a gammon) and P(lose a gammon) (gnubg's
+gammons include its backgammons, as a Tabla mars does), with the mean signed difference
+(network minus gnubg); then the mean |difference in P(win)| with its 95 % interval (normal
+approximation) and both evaluations of the starting position.
+
+``--latency`` times what the site's chances do for a position (games/chances.py): the
+network's ``forward`` of ``encode_positions`` of ONE position, encoding included, over
+``--positions`` positions met in the network's self-play, ``--rounds`` times: the wall-clock
+median, p99 and largest in ms, and the CPU time of the thread a position (the mean and p99 of
+each call's, and the process's over the round): on a loaded machine the wall-clock tail is the
+process waiting for a core, the CPU time is the work.
+
 A variant without weights in the folder is reported as such (``make bench`` runs this too).
-GNU Backgammon's comparison and the evaluation latency of issue 23 §4 are not measured yet.
 """
 
 from __future__ import annotations
@@ -35,6 +54,8 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
+from games.analysis.encode import encode_positions  # noqa: E402
+from games.analysis.gnubg_board import gnubg_board, in_contact  # noqa: E402
 from games.analysis.net import Network  # noqa: E402
 from games.analysis.opponents import OPPONENTS, choose, pips  # noqa: E402
 from games.analysis.player import evaluate_plays  # noqa: E402
@@ -43,6 +64,7 @@ from games.engine import (  # noqa: E402
     DEFAULT_OPTIONS,
     VARIANT_NAMES,
     WHITE,
+    Position,
     find_variant,
     legal_plays,
     start_position,
@@ -164,6 +186,117 @@ def calibration(network: Network, variant: str, games: int, seed: int) -> str:
     )
 
 
+# --- GNU Backgammon's cubeless evaluation (Tabla) ---------------------------------------------
+
+
+def self_play_positions(network: Network, variant: str, rng: random.Random) -> list[Position]:
+    """The positions of one game of the network against itself at which a side is to move
+    (before its roll; Gjul Bara's owed dice too), from the start to the last play."""
+    position = start_position(variant, rng.choice((WHITE, BLACK)))
+    met: list[Position] = []
+    for _ in range(MAX_PLIES):
+        met.append(position)
+        dice = None if position.pending else [rng.randint(1, 6), rng.randint(1, 6)]
+        outcomes = legal_plays(variant, position, dice)
+        evaluated = evaluate_plays(network, variant, position, outcomes, DEFAULT_OPTIONS)
+        outcome = outcomes[evaluated.best()]
+        if outcome.ends_game:
+            break
+        position = outcome.position
+    return met
+
+
+def spread(values: np.ndarray) -> str:
+    """Mean, median, p90 and largest of |values| and the mean of values, in points (x 100)."""
+    if len(values) == 0:
+        return f"{'-':>6} {'-':>6} {'-':>6} {'-':>6} {'-':>6}"
+    size = 100 * np.abs(values)
+    return (
+        f"{size.mean():>6.2f} {np.median(size):>6.2f} {np.percentile(size, 90):>6.2f} "
+        f"{size.max():>6.2f} {100 * values.mean():>+6.2f}"
+    )
+
+
+def against_gnubg(network: Network, games: int, seed: int) -> list[str]:
+    """The network's and gnubg's cubeless 0-ply P(win), P(win gammon) and P(lose gammon) of the
+    side to move in one random position of each of ``games`` self-play games (module
+    docstring); rows of the table ``main`` prints."""
+    import gnubg  # the dev extra (GPL): only this benchmark and the tests use it, never the site
+
+    cube = gnubg.cube_info()  # money play, cube centred: cubeless outputs are what we read
+    context = gnubg.eval_context(0, 0, 1, 0, 0.0)  # cubeless, 0-ply, deterministic, no noise
+    picked: list[Position] = []
+    for game in range(games):
+        rng = random.Random(f"gnubg:{seed}:{game}")
+        picked.append(rng.choice(self_play_positions(network, "tabla", rng)))
+    ours = network.forward(encode_positions("tabla", picked, DEFAULT_OPTIONS))
+    theirs = np.array(
+        [
+            (p[0], p[1], p[3])
+            for p in (gnubg.evaluate(gnubg_board(position), cube, context) for position in picked)
+        ]
+    )
+    difference = ours - theirs
+    contact = np.array([in_contact(position) for position in picked])
+    rows = []
+    for label, mask in (
+        ("all", np.ones(len(picked), bool)),
+        ("contact", contact),
+        ("race", ~contact),
+    ):
+        rows.append(
+            f"{label:<8} {int(mask.sum()):>9} {spread(difference[mask, 0])}   "
+            f"{spread(difference[mask, 1])}   {spread(difference[mask, 2])}"
+        )
+    size = 100 * np.abs(difference[:, 0])
+    margin = 1.96 * float(size.std(ddof=1)) / math.sqrt(len(size)) if len(size) > 1 else 0.0
+    rows.append(
+        f"{'mean':<8} {len(size):>9} |difference in P(win)| {size.mean():.2f} points, 95 % "
+        f"interval {size.mean() - margin:.2f}-{size.mean() + margin:.2f} (the goal: at most 3)"
+    )
+    start = start_position("tabla")
+    rows.append(
+        f"{'start':<8} {1:>9} P(win) of the side to move: network "
+        f"{network.forward(encode_positions('tabla', [start]))[0, 0]:.3f}, gnubg "
+        f"{gnubg.evaluate(gnubg_board(start), cube, context)[0]:.3f}"
+    )
+    return rows
+
+
+# --- the latency of one evaluation ------------------------------------------------------------
+
+
+def latency(network: Network, variant: str, count: int, seed: int, rounds: int) -> list[str]:
+    """``rounds`` rows: the wall-clock and CPU time of ``forward(encode_positions([p]))`` (the
+    path of games/chances.py) for each of ``count`` self-play positions."""
+    positions: list[Position] = []
+    game = 0
+    while len(positions) < count:
+        positions.extend(
+            self_play_positions(network, variant, random.Random(f"latency:{seed}:{game}"))
+        )
+        game += 1
+    positions = positions[:count]
+    rows = []
+    for _ in range(rounds):
+        wall = np.empty(count)
+        cpu = np.empty(count)
+        started = time.process_time()
+        for index, position in enumerate(positions):
+            cpu_start = time.thread_time()
+            wall_start = time.perf_counter()
+            network.forward(encode_positions(variant, [position], DEFAULT_OPTIONS))
+            wall[index] = time.perf_counter() - wall_start
+            cpu[index] = time.thread_time() - cpu_start
+        process = (time.process_time() - started) / count
+        rows.append(
+            f"{count:>9} {1e3 * np.median(wall):>8.3f} {1e3 * np.percentile(wall, 99):>8.3f} "
+            f"{1e3 * wall.max():>8.3f} {1e3 * cpu.mean():>8.3f} "
+            f"{1e3 * np.percentile(cpu, 99):>8.3f} {1e3 * process:>8.3f}"
+        )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -174,11 +307,39 @@ def main() -> None:
     parser.add_argument("--variant", choices=VARIANT_NAMES, action="append")
     parser.add_argument("--opponent", choices=OPPONENTS, default="random")
     parser.add_argument("--calibration", action="store_true", help="self-play calibration")
+    parser.add_argument(
+        "--gnubg", action="store_true", help="Tabla against GNU Backgammon's 0-ply chances"
+    )
+    parser.add_argument("--latency", action="store_true", help="one position's evaluation time")
+    parser.add_argument("--positions", type=int, default=2000, help="--latency's positions")
+    parser.add_argument("--rounds", type=int, default=3, help="--latency's rounds")
     args = parser.parse_args()
     variants = args.variant or VARIANT_NAMES
-    if args.opponent == "pubeval" and not args.calibration:
+    if args.gnubg or (args.opponent == "pubeval" and not args.calibration and not args.latency):
         variants = [v for v in variants if find_variant(v).name == "tabla"]
-    if args.calibration:
+    if args.gnubg:
+        try:
+            import gnubg  # noqa: F401  (the dev extra, GPL: only this benchmark and the tests)
+        except ImportError:
+            sys.exit(
+                "--gnubg needs GNU Backgammon's Python package (the dev extra: pip install gnubg)"
+            )
+        print(
+            "|network - gnubg| in points (x 100): mean, median, p90, max, and the mean signed "
+            "difference"
+        )
+        columns = f"{'mean':>6} {'median':>6} {'p90':>6} {'max':>6} {'signed':>6}"
+        print(
+            f"{'variant':<9} {'trained':>8} {'':<8} {'positions':>9} "
+            f"{'P(win)':<34}   {'P(win gammon)':<34}   {'P(lose gammon)':<34}"
+        )
+        print(f"{'':<9} {'':>8} {'':<8} {'':>9} {columns}   {columns}   {columns}")
+    elif args.latency:
+        print(
+            f"{'variant':<9} {'trained':>8} {'positions':>9} {'p50 ms':>8} {'p99 ms':>8} "
+            f"{'max ms':>8} {'cpu ms':>8} {'cpu p99':>8} {'process':>8}"
+        )
+    elif args.calibration:
         print(
             f"{'variant':<9} {'trained':>8} {'games':>6} {'positions':>9} {'ECE %':>7} "
             f"{'Brier':>8} {'pips only':>9} {'better %':>8} {'s':>5}"
@@ -196,6 +357,15 @@ def main() -> None:
         network = Network.load(path)
         trained = network.metadata.get("games", "?")
         start = time.monotonic()
+        if args.gnubg:
+            for row in against_gnubg(network, args.games, args.seed):
+                print(f"{variant:<9} {trained:>8} {row}")
+            print(f"({time.monotonic() - start:.0f} s)")
+            continue
+        if args.latency:
+            for row in latency(network, variant, args.positions, args.seed, args.rounds):
+                print(f"{variant:<9} {trained:>8} {row}")
+            continue
         if args.calibration:
             row = calibration(network, variant, args.games, args.seed)
             print(

@@ -13,6 +13,8 @@ Pure Python and numpy beside the rules engine (games/engine), nothing of Django.
   (``python -m games.analysis.rates``, kept in ``rates.json``);
 - ``match_table``: the exact match table of the cycling match from those rates, and a
   position's match-winning chance.
+- ``gnubg_board``: a Tabla position in GNU Backgammon's board layout, for the outside check of
+  ``bench/evaluator.py --gnubg`` (gnubg itself is a dev-only extra, never imported here).
 """
 
 import os
