@@ -94,6 +94,17 @@ def new_network(settings: Settings) -> Network:
     return network
 
 
+def anneal(network: Network, alpha: float) -> None:
+    """Go on training ``network`` with the step size ``alpha``: the metadata's ``alphas`` keeps
+    the schedule as ``[games, alpha]`` pairs (from game 0, the first run's step size), so the
+    provenance says which step size trained which games (docs/analysis.md "Training")."""
+    meta = network.metadata
+    schedule = [list(step) for step in meta.get("alphas") or [[0, meta["alpha"]]]]
+    schedule.append([int(meta.get("games", 0)), alpha])
+    meta["alphas"] = schedule
+    meta["alpha"] = alpha
+
+
 def train(
     network: Network,
     settings: Settings,
@@ -189,8 +200,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.checkpoint.exists() and not args.fresh:
         network = Network.load(args.checkpoint)
         saved = {key: network.metadata.get(key) for key in settings.metadata()}
-        if saved != settings.metadata():
+        wanted = settings.metadata()
+        if {**saved, "alpha": None} != {**wanted, "alpha": None}:
             parser.error(f"{args.checkpoint} was trained with {saved}; use --fresh to restart")
+        if saved["alpha"] != wanted["alpha"]:
+            anneal(network, settings.alpha)  # a lower step size from here on, recorded
         print(f"resuming {args.checkpoint} at {network.metadata['games']} games", file=sys.stderr)
     else:
         network = new_network(settings)

@@ -86,3 +86,20 @@ def test_the_progress_bar():
     text = stream.getvalue()
     assert "[###############---------------] 5/10 games  2.50 games/s" in text
     assert "6/10" not in text and text.endswith("10/10 games  2.50 games/s  eta 0h00m \n")
+
+
+def test_a_resume_with_another_step_size_records_the_schedule(tmp_path):
+    path = tmp_path / "w.npz"
+    common = ["--variant", "gul_bara", "--seed", "3", "--hidden", "4", "--checkpoint", str(path)]
+    main([*common, "--games", "1"])
+    after_one = Network.load(path)
+    main([*common, "--alpha", "0.03", "--games", "2"])
+    # the second game was trained with the new step size
+    expected = train(after_one, Settings("gul_bara", seed=3, hidden=4, alpha=0.03), 2)
+    for a, b in zip(expected.parameters(), Network.load(path).parameters(), strict=True):
+        assert np.array_equal(a, b)
+    main([*common, "--alpha", "0.01", "--games", "3"])
+    main([*common, "--alpha", "0.01", "--games", "4"])  # the same step size: nothing new
+    meta = Network.load(path).metadata
+    assert meta["games"] == 4 and meta["alpha"] == 0.01
+    assert meta["alphas"] == [[0, 0.1], [1, 0.03], [2, 0.01]]
