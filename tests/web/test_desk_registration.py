@@ -8,6 +8,7 @@ Screenshots of the tab after each action go to tests/artifacts/."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from django.contrib.auth.models import Permission
@@ -81,6 +82,11 @@ def test_the_registration_tab_runs_to_the_start_without_a_page_load(
     loads = Loads(page)
     loads.start()
 
+    timings: list[str] = []
+
+    def after(what: str, began: float) -> None:
+        timings.append(f"{what} {time.monotonic() - began:.2f} s")
+
     def shot(step: str) -> None:
         page.screenshot(path=f"/tmp/deskreg_{label}_{step}.png", full_page=True)
         assert page.evaluate(SIDEWAYS) <= 0, f"{step}: the page scrolls sideways"
@@ -88,10 +94,13 @@ def test_the_registration_tab_runs_to_the_start_without_a_page_load(
     shot("0_draft")
     badge = page.locator("[data-desk-status]")
     expect(badge).to_have_text("draft")
+    began = time.monotonic()
     page.get_by_role("button", name="Open registration").click()
     expect(page.get_by_text("Registration is open.")).to_be_visible()
+    after("opened", began)
     expect(badge).to_have_text("registration")
-    expect(page.locator("[data-desk-public]").get_by_role("link", name="Public page")).to_be_visible()
+    public = page.locator("[data-desk-public]").get_by_role("link", name="Public page")
+    expect(public).to_be_visible()
     focused(page, "[data-player-search]")
     draft.refresh_from_db()
     assert (draft.status, draft.registration_open) == ("registration", True)
@@ -118,28 +127,34 @@ def test_the_registration_tab_runs_to_the_start_without_a_page_load(
 
     area.fill("\n".join(PLAYERS))
     page.get_by_role("button", name="Check the list").click()
+    began = time.monotonic()
     page.get_by_role("button", name="Enter the players: 4, new: 4").click()
     rows = page.locator("table.desk-entries tbody tr")
     expect(rows).to_have_count(4)
+    after("entered", began)
     expect(page.get_by_text("4 players entered")).to_be_visible()
     focused(page, "[data-player-list] textarea")
     expect(page.locator("[data-player-list] textarea")).to_have_value("")
     assert draft.entries.count() == 4
     shot("4_entered")
 
+    began = time.monotonic()
     page.get_by_role("button", name="By rating").click()
     seeds = page.locator("[data-entry-seed]")
     for i in range(4):  # the rows in seed order: Ana (1800) first
         expect(seeds.nth(i)).to_have_value(str(i + 1))
+    after("seeded", began)
     expect(rows.first.locator("td.name")).to_contain_text("Ana Petrovska")
     focused(page, "[data-start]")
     shot("5_seeded")
 
+    began = time.monotonic()
     page.get_by_role("button", name="Start the tournament").click()
     nav = page.locator("nav.desk-tabs")
+    expect(page.locator(".desk-open form[data-score]")).to_have_count(2)
+    after("started", began)
     expect(nav.locator('a[aria-current="page"]')).to_have_attribute("data-tab", "results")
     expect(badge).to_have_text("running")
-    expect(page.locator(".desk-open form[data-score]")).to_have_count(2)
     focused(page, ".desk-open form[data-score] input[name=score]")
     draft.refresh_from_db()
     assert draft.status == "running"
@@ -150,6 +165,7 @@ def test_the_registration_tab_runs_to_the_start_without_a_page_load(
     page.keyboard.press("Enter")
     expect(page.locator(".desk-finished li.desk-match.done")).to_have_count(1)
 
+    print(f"\nRegistration tab at {label}, shown after the click: " + "; ".join(timings))
     assert loads.loads == [] and loads.navigations == [], "no page load on the Registration tab"
     assert page.evaluate("window.deskMarker") == 1
     assert page.url == f"{live_server.url}{desk_path(draft)}"
