@@ -70,6 +70,10 @@ def tournament_desk(request: HttpRequest, pk: int) -> HttpResponse:
         if request.GET.get("fragment") == "results":
             # The Results tab alone, as static/js/desk.js swaps it in without a page load.
             return render(request, "tournaments/desk/_results.html", context)
+    elif context["tab"] == "registration" and request.GET.get("fragment") == "registration":
+        # The Registration tab alone, as static/js/desk.js swaps it in after one of its
+        # actions (registration opened, players entered, seeds, the start refused: D149).
+        return render(request, "tournaments/desk/_registration.html", context)
     return render(request, "tournaments/desk/desk.html", context)
 
 

@@ -2,8 +2,9 @@
 // _add_players.html): find a player already known and enter them; enter a new player; enter a
 // pasted list or a CSV file of players; save the seeds as typed; show a claim code. It reads
 // the page's JSON (#desk-registration: the API's addresses, the clubs, the players entered and
-// the words to show) and calls the REST API as desk.js does (window.TablaDesk); the page
-// reloads after a change.
+// the words to show) and calls the REST API as desk.js does (window.TablaDesk); after a change
+// the open desk swaps in the tab's fragment (desk.js, D149) and this script binds its new
+// elements (on desk:updated).
 //
 // A list has one player a line, "name[, club][, rating]" (or separated by ";" or tabs, as a
 // CSV file; a first line "name,club,rating" is a header and may order the columns). A line
@@ -61,10 +62,13 @@
     return body;
   }
 
-  // After the reload, the cursor goes back where the organiser was typing.
+  // The tab's fragment comes in (the open desk's swap: no page load), the cursor where the
+  // organiser was typing; without the swap, the page reloads and the cursor goes back there.
   function reloadFocusing(selector) {
+    if (window.TablaDesk.showTab) return window.TablaDesk.showTab(null, selector);
     try { window.sessionStorage.setItem("desk-focus", selector); } catch (error) { /* private mode */ }
     window.location.reload();
+    return null;
   }
 
   function restoreFocus() {
@@ -102,6 +106,8 @@
   // --- adding a player already known ---------------------------------------------------------
 
   function addPlayer(button) {
+    button.dataset.next = "tab";
+    button.dataset.focus = "[data-player-search]";
     var body = withLatePoints({ player: parseInt(button.dataset.addPlayer, 10) });
     window.TablaDesk.call(button, data.entries, "POST", body);
   }
@@ -216,7 +222,7 @@
         return api("POST", data.entries, withLatePoints({ player: answer.data.id }))
           .then(function (entered) {
             if (!entered.ok) throw new Error(say("createdNotEntered", { error: errorOf(entered) }));
-            reloadFocusing("form[data-new-player] input[name=display_name]");
+            return reloadFocusing("form[data-new-player] input[name=display_name]");
           });
       }).catch(function (error) {
         showError(form, error.message);
@@ -475,7 +481,7 @@
       hideError(panel);
       enter.disabled = true;
       enterRows(toEnter, data.entriesBulk).then(function () {
-        reloadFocusing("[data-player-list] textarea");
+        return reloadFocusing("[data-player-list] textarea");
       }).catch(function (error) {
         showError(panel, error.message);
       }).finally(function () {
@@ -607,24 +613,29 @@
     enter: function (rows, url) { return enterRows(rows, url); }
   };
 
-  function init() {
+  // The tab's elements, on the page and after each swap of its fragment: each node once.
+  var bound = [];
+
+  function bind() {
     var node = document.getElementById("desk-registration");
-    if (!node || !window.TablaDesk) return;
+    if (!node || bound.indexOf(node) >= 0) return false;
+    bound = [node];
     data = JSON.parse(node.textContent);
     text = data.text || {};
     initSearch();
     initNewPlayer();
     initList();
     initSeeds();
+    return true;
+  }
+
+  function init() {
+    if (!window.TablaDesk || !bind()) return;
+    document.addEventListener("desk:updated", bind);
     document.addEventListener("desk:done", showClaimCode);
     document.addEventListener("click", function (event) {
       var button = event.target.closest && event.target.closest("[data-add-player]");
       if (button) addPlayer(button);
-    });
-    document.addEventListener("desk:done", function (event) {
-      if (event.detail.source.dataset && event.detail.source.dataset.addPlayer !== undefined) {
-        try { window.sessionStorage.setItem("desk-focus", "[data-player-search]"); } catch (error) { /* */ }
-      }
     });
     restoreFocus();
   }

@@ -13,9 +13,10 @@
 // one field, "5-3", "5 3" or "5:3", sent as score_one and score_two; its data-format-error is
 // the message for anything else), or text (the default). Empty fields
 // are left out unless they carry data-keep-empty (then null). A field named "a.b" fills
-// {"a": {"b": ...}}. data-next is "reload" (the default), "none", or a URL in which "{id}" is
-// replaced by the answer's id. An error answer's message is shown in the form's [data-error]
-// (or next to the button) and nothing else changes.
+// {"a": {"b": ...}}. data-next is "reload" (the default), "none", "tab" (the open desk swaps in
+// a tab's fragment: data-tab, else the tab open; the focus goes to data-focus, a selector), or
+// a URL in which "{id}" is replaced by the answer's id. An error answer's message is shown in
+// the form's [data-error] (or next to the button) and nothing else changes.
 (function () {
   "use strict";
 
@@ -171,7 +172,7 @@
       var next = source.dataset.next || "reload";
       if (next === "reload") {
         window.location.reload();
-      } else if (next !== "none") {
+      } else if (next !== "none" && next !== "tab") {
         window.location.assign(next.replace("{id}", data && data.id !== undefined ? data.id : ""));
       }
       document.dispatchEvent(new CustomEvent("desk:done", { detail: { source: source, data: data } }));
@@ -510,12 +511,79 @@
 
   function schedule() { window.setTimeout(poll, POLL_MS); }
 
-  var live = window.TablaLive ? window.TablaLive.follow(desk.dataset.socketUrl, function () {
-    if (document.hidden) return false;
-    // Several messages come together (a result, its standings): one check for them.
-    return new Promise(function (resolve) { window.setTimeout(resolve, DEBOUNCE_MS); }).then(check);
-  }) : { connected: function () { return false; } };
+  function followSocket() {
+    if (!window.TablaLive || !desk.dataset.socketUrl) return { connected: function () { return false; } };
+    return window.TablaLive.follow(desk.dataset.socketUrl, function () {
+      if (document.hidden) return false;
+      // Several messages come together (a result, its standings): one check for them.
+      return new Promise(function (resolve) { window.setTimeout(resolve, DEBOUNCE_MS); }).then(check);
+    });
+  }
+
+  var live = followSocket();
   schedule();
+
+  // --- a tab swapped in after one of its actions (data-next="tab") --------------------------
+  //
+  // The Registration tab's actions (open or close registration, players entered, seeds, check
+  // in, withdraw) swap in that tab's fragment (?tab=registration&fragment=registration), and a
+  // start the Results tab's, with round 1's tables and the cursor on the first (D149): the
+  // tabs' bar, the header's status and public link follow, and the desk follows the socket a
+  // draft did not have. A fragment that cannot be fetched falls back to loading the tab's page.
+  function switchTab(tab) {
+    document.querySelectorAll("nav.desk-tabs a[data-tab]").forEach(function (link) {
+      var on = link.dataset.tab === tab;
+      link.classList.toggle("current", on);
+      if (on) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    });
+    desk.dataset.desk = tab;
+    if (tab === "results") desk.dataset.fragmentUrl = "?tab=results&fragment=results";
+    else delete desk.dataset.fragmentUrl;
+    // An address naming another tab would show that one on a reload: it names this one now.
+    var named = new URLSearchParams(window.location.search).get("tab");
+    if (named && named !== tab) window.history.replaceState(window.history.state, "", "?tab=" + tab);
+  }
+
+  function showTab(tab, focus) {
+    tab = tab || desk.dataset.desk;
+    var url = "?tab=" + encodeURIComponent(tab);
+    return fetch(url + "&fragment=" + encodeURIComponent(tab),
+      { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        desk.innerHTML = html;
+        if (tab !== desk.dataset.desk) switchTab(tab);
+        desk.dispatchEvent(new CustomEvent("desk:updated", { bubbles: true }));
+        var node = focus ? desk.querySelector(focus) : null;
+        if (node) node.focus();
+        else if (tab === "results" && scoreInputs().length) scoreInputs()[0].focus();
+      })
+      .catch(function () { window.location.assign(url); });
+  }
+  window.TablaDesk.showTab = showTab;
+
+  document.addEventListener("desk:done", function (event) {
+    var source = event.detail.source;
+    if (!source.dataset || source.dataset.next !== "tab" || !desk.contains(source)) return;
+    showTab(source.dataset.tab, source.dataset.focus);
+  });
+
+  desk.addEventListener("desk:updated", function () {
+    var now = desk.querySelector("[data-status-now]");
+    var link = desk.querySelector("template[data-public-now]");
+    var holder = document.querySelector("[data-desk-public]");
+    if (link && holder && holder.innerHTML.trim() !== link.innerHTML.trim()) {
+      holder.innerHTML = link.innerHTML;
+    }
+    if (now && now.dataset.socketUrl && !desk.dataset.socketUrl) {
+      desk.dataset.socketUrl = now.dataset.socketUrl; // registration opened: a socket now
+      live = followSocket();
+    }
+  });
 
   // --- the Rounds tab's "Pair round N", and a finished match's correction, in place -------
   //

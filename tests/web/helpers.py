@@ -4,6 +4,7 @@ from typing import Any
 
 from django.test import Client
 from django.urls import reverse
+from playwright.sync_api import Frame, Page
 
 TIMEOUT = 10_000  # ms: Playwright's default timeout for the browser tests
 STATE = "/state.json"  # how a match page's state endpoint ends (the page polls it)
@@ -63,3 +64,23 @@ class Watcher:
 
     def polled(self) -> list[str]:
         return [url for url in self.requests if url.endswith(STATE)]
+
+
+class Loads:
+    """The main frame's navigations and page loads of ``page`` from ``start()`` on."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.navigations: list[str] = []
+        self.loads: list[str] = []
+        self.counting = False
+        page.on("framenavigated", self._navigated)
+        page.on("load", lambda _page: self.counting and self.loads.append(page.url))
+
+    def _navigated(self, frame: Frame) -> None:
+        if self.counting and frame == self.page.main_frame:
+            self.navigations.append(frame.url)
+
+    def start(self) -> None:
+        self.counting = True
+        self.page.evaluate("window.deskMarker = 1")

@@ -24,7 +24,7 @@ from playwright.sync_api import Dialog, ElementHandle, Frame, Keyboard, Locator,
 
 from tests.tournaments.factories import ClubFactory, UserFactory
 from tests.web.asgi_server import asgi_url
-from tests.web.helpers import log_in
+from tests.web.helpers import Loads, log_in
 from tests.web.test_desk_play import running
 from tournaments.management.commands.demo_setup import rated_organisers_group
 from tournaments.models import Tournament, TournamentMatch
@@ -122,26 +122,6 @@ class Actions:
     @property
     def count(self) -> int:
         return len(self.done)
-
-
-class Loads:
-    """The main frame's navigations and page loads of ``page`` from ``start()`` on."""
-
-    def __init__(self, page: Page) -> None:
-        self.page = page
-        self.navigations: list[str] = []
-        self.loads: list[str] = []
-        self.counting = False
-        page.on("framenavigated", self._navigated)
-        page.on("load", lambda _page: self.counting and self.loads.append(page.url))
-
-    def _navigated(self, frame: Frame) -> None:
-        if self.counting and frame == self.page.main_frame:
-            self.navigations.append(frame.url)
-
-    def start(self) -> None:
-        self.counting = True
-        self.page.evaluate("window.deskMarker = 1")
 
 
 @pytest.fixture

@@ -82,24 +82,26 @@ class Desk:
 
     def enter_list(self, lines: list[str], new: int) -> None:
         page = self.page
-        self.click_and_reload(page.get_by_role("button", name="Open registration"))
+        # The Registration tab's actions swap in its fragment, no page load (D149).
+        page.get_by_role("button", name="Open registration").click()
+        expect(page.get_by_text("Registration is open.")).to_be_visible()
         page.locator("[data-player-list] textarea").fill("\n".join(lines) + "\n")
         page.get_by_role("button", name="Check the list").click()
         page.locator("[data-list-preview] table").wait_for()
         self.shot("list-checked")
         button = page.get_by_role("button", name=f"Enter the players: {len(lines)}, new: {new}")
-        self.click_and_reload(button)
+        button.click()
         expect(page.locator("table.desk-entries tbody tr")).to_have_count(len(lines))
 
     def seed_and_start(self) -> None:
         page = self.page
-        self.click_and_reload(page.get_by_role("button", name="By rating"))
+        page.get_by_role("button", name="By rating").click()
         seeds = page.locator("[data-entry-seed]")
         for i in range(seeds.count()):  # seeds 1, 2, 3, ... in the order of the rows
             expect(seeds.nth(i)).to_have_value(str(i + 1))
         self.shot("seeded")
-        self.click_and_reload(page.get_by_role("button", name="Start the tournament"))
-        page.locator(".badge.status-running").wait_for()
+        page.get_by_role("button", name="Start the tournament").click()
+        page.locator(".badge.status-running").wait_for()  # the Results tab, swapped in
 
     def enter_score(self, key: str, one: int, two: int) -> None:
         """Type a match's final score on the Results tab, in its one field, and save it with
