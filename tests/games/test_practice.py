@@ -224,10 +224,11 @@ def test_home_asks_a_visitor_to_log_in_or_sign_up_and_come_back(weights, client)
     section = page.split('id="practice"')[1].split("</section>")[0]
     assert "<form" not in section and "data-practice-login" in section
     back = "next=%2F%23practice"  # the home page's practice form, once logged in
-    assert f'href="{reverse("login")}?{back}"' in section
-    assert f'href="{reverse("signup")}?{back}"' in section
-    login = client.get(f"{reverse('login')}?{back}").content.decode()
-    assert 'name="next" value="/#practice"' in login
+    assert f'href="{reverse("login")}?{back}">Log in</a>' in section
+    assert f'href="{reverse("signup")}?{back}">Sign up</a>' in section
+    for way_in in ("login", "signup"):
+        form = client.get(f"{reverse(way_in)}?{back}").content.decode()
+        assert 'name="next" value="/#practice"' in form
 
 
 def test_home_asks_a_user_without_a_player_to_claim_one(weights, client):
