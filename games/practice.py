@@ -96,10 +96,13 @@ def choose(game: Game, outcomes: Sequence[Outcome], strength: str) -> int:
 @dataclass(frozen=True, slots=True)
 class Hint:
     """The best play for the dice on the table (``moves``: the engine's notation, as a play
-    is submitted) and its cubeless equity for the mover."""
+    is submitted; ``play``: its index among the game's legal plays, the number the match
+    page's step graph gives it, so that the page draws it on the board: D146) and its
+    cubeless equity for the mover."""
 
     game: Game
     moves: list[str]
+    play: int
     text: str
     equity: float
 
@@ -132,6 +135,7 @@ def practice_hint(*, user: User, game: int) -> Hint:
     return Hint(
         game=row,
         moves=play.to_json(),
+        play=best,
         text=str(play) or gettext("no move"),
         equity=float(equity(evaluated.chances)[best]),
     )

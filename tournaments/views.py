@@ -12,6 +12,7 @@ from django.views.decorators.http import condition, require_safe
 
 from games import web_selectors as games_web_selectors
 from games.selectors import User
+from games.web.lobby import practice_offer
 from tournaments import selectors, web
 from tournaments.routing import tournament_socket_path
 from tournaments.web.your_matches import your_matches
@@ -20,9 +21,13 @@ from tournaments.web.your_matches import your_matches
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The site's home page: for a signed-in player what waits for them first ("Your
-    matches"), then the matches the user may see and the tournaments."""
+    matches"), the practice against the computer (the lobby's form, D145), then the matches
+    the user may see and the tournaments."""
+    mine = your_matches(request.user)
     context = {
-        **your_matches(request.user),
+        **mine,
+        "you": mine["your_matches"]["player"] if mine["your_matches"] else None,
+        **practice_offer(),
         **games_web_selectors.home_matches(user=request.user),
         "tournaments": web.pages.tournament_groups(limit=games_web_selectors.HOME_LIMIT),
     }

@@ -765,5 +765,8 @@ class HintSerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField()
     ply = serializers.IntegerField()
     moves = serializers.ListField(child=serializers.CharField(), help_text="as a play is submitted")
+    play = serializers.IntegerField(
+        help_text="the play's index among the game's legal plays (the game's legal_plays order)"
+    )
     text = serializers.CharField()
     equity = serializers.FloatField(help_text="the play's cubeless equity for you, in points")

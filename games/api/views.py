@@ -584,6 +584,7 @@ class GameHintView(APIView):
                 "game": hint.game.pk,
                 "ply": hint.game.ply,
                 "moves": hint.moves,
+                "play": hint.play,
                 "text": hint.text,
                 "equity": round(hint.equity, 4),
             }

@@ -49,6 +49,17 @@ def form_choices() -> dict[str, Any]:
     }
 
 
+def practice_offer() -> dict[str, Any]:
+    """What the practice form (templates/games/_practice_form.html) needs, on the lobby and
+    the home page alike (docs/decisions.md D145): offered while an evaluator is installed
+    (D131), the strengths, and the rules and length choices of a challenge. No query."""
+    return {
+        "practice_offered": bool(practice.practice_variants()),
+        "strengths": list(practice.STRENGTH_LABELS.items()),
+        **form_choices(),
+    }
+
+
 def lobby_context(request: HttpRequest) -> dict[str, Any]:
     """The lobby's lists; ``socket_url``: the lobby's socket (games/consumers.py), "" without
     a channel layer (the page then only polls)."""
@@ -66,10 +77,7 @@ def lobby_context(request: HttpRequest) -> dict[str, Any]:
         "online": online,
         "online_count": online_count,
         "socket_url": lobby_socket_path(),
-        # Practice against the computer: offered while an evaluator is installed (D131).
-        "practice_offered": bool(practice.practice_variants()),
-        "strengths": list(practice.STRENGTH_LABELS.items()),
-        **form_choices(),
+        **practice_offer(),
     }
 
 

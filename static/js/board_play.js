@@ -3,7 +3,9 @@
 // (games/engine/step_graph.py, in the page's #board-play-data): the page applies no rule of its
 // own, it only follows the graph. A forced play is played and sent at once; when a move leaves a
 // single legal way on, the rest is filled in and waits for Submit (docs/decisions.md D45-D47).
-// match.js attaches it and sends the play. No build step.
+// match.js attaches it and sends the play. A practice match's hint (practice.js) is drawn on
+// the same board: an arrow per step of the suggested play, from the checker to where it goes,
+// until the player moves or the decision changes (docs/decisions.md D146). No build step.
 (function () {
   "use strict";
   var MARKER_RADIUS = 42; // 84 board units: 45 px across on a 390 px phone
@@ -13,6 +15,7 @@
   var play = null; // the decision on the board, or null
   var kept = { key: null, actions: [] }; // the moves made, kept across live refreshes
   var notice = ""; // said once after the next refresh (a forced play that was sent)
+  var hinted = null; // the hint on the board: { key: the decision's, play: a play's index }
 
   function readJSON(id) {
     var node = document.getElementById(id);
@@ -198,6 +201,7 @@
     window.TablaBoard.draw(this.pieces, pieces);
     var pips = this.graph.states[state].pips;
     root.querySelectorAll("[data-pip]").forEach(function (node) { node.textContent = pips[node.dataset.pip]; });
+    this.drawHint(state);
     this.drawInput(state);
     this.drawPanel();
   };
@@ -315,6 +319,78 @@
                                        r: Number(circle.getAttribute("r")) + 4 }, this.layer);
   };
 
+  // --- the hint of a practice match (D146) -------------------------------------------------
+
+  // The suggested play's steps still to make from this state, each an arrow from the mover's
+  // checker (as board.js lays out the board before the step) to where it lands (as it lays
+  // out the board after it), with a ring round the checker and the landing spot. Nothing when
+  // no hint is asked for this decision, or the player's moves have left the play behind.
+  Play.prototype.drawHint = function (state) {
+    var layer = this.svg.querySelector("[data-board-hint]");
+    if (layer) while (layer.firstChild) layer.removeChild(layer.firstChild);
+    var path = hinted && hinted.key === this.data.key && !this.busy
+      ? this.graph.pathTo(state, hinted.play) : null;
+    if (!path || !path.length) return;
+    var el = window.TablaBoard.svg;
+    if (!layer) {
+      layer = el("g", { "class": "board-hint", "data-board-hint": "", "aria-hidden": "true" });
+      this.svg.insertBefore(layer, this.layer); // under the things to click or tap
+    }
+    arrowHead(this.svg);
+    var geo = this.geo;
+    var turn = this.data.graph.turn;
+    var graph = this.graph;
+    var before = state;
+    path.forEach(function (step, index) {
+      var from = checkerAt(geo, graph.board(before), turn, String(step[1]));
+      var to = String(step[2]) === "off" ? trayAt(geo, turn)
+        : checkerAt(geo, graph.board(step[4]), turn, String(step[2]));
+      before = step[4];
+      if (!from || !to) return;
+      var g = el("g", { "class": "hint-step", "data-hint-step": step[0], "data-hint-from": step[1],
+                        "data-hint-to": step[2] }, layer);
+      el("circle", { "class": "hint-from", cx: from.x, cy: from.y, r: geo.radius + 3 }, g);
+      el("circle", { "class": "hint-to", cx: to.x, cy: to.y, r: geo.radius }, g);
+      var dx = to.x - from.x, dy = to.y - from.y;
+      var length = Math.sqrt(dx * dx + dy * dy);
+      var skip = geo.radius + 4;
+      if (length > 2 * skip + 4) {
+        el("line", { "class": "hint-arrow", x1: round1(from.x + dx * skip / length), y1: round1(from.y + dy * skip / length),
+                     x2: round1(to.x - dx * skip / length), y2: round1(to.y - dy * skip / length),
+                     "marker-end": "url(#hint-arrowhead)" }, g);
+      }
+      var label = el("text", { "class": "hint-number", x: to.x, y: to.y, dy: 6, "text-anchor": "middle" }, g);
+      label.textContent = String(index + 1);
+    });
+  };
+
+  function round1(value) { return Math.round(value * 10) / 10; }
+
+  // Where the mover's top checker on ``point`` (a white point number or "bar") is drawn.
+  function checkerAt(geo, board, turn, point) {
+    var found = null;
+    window.TablaBoard.layout(geo, board).forEach(function (piece) {
+      if (piece.kind === "checker" && piece.colour === turn && String(piece.point) === point) found = piece;
+    });
+    return found;
+  }
+
+  // The middle of the mover's half of the tray (a bear-off).
+  function trayAt(geo, turn) {
+    var x = geo.tray_left + geo.tray_width / 2;
+    return { x: x, y: turn === "w" ? (geo.middle + geo.bottom) / 2 : (geo.top + geo.middle) / 2 };
+  }
+
+  // The arrowhead the hint's arrows end with, defined once in the board's SVG.
+  function arrowHead(svg) {
+    if (svg.querySelector("#hint-arrowhead")) return;
+    var el = window.TablaBoard.svg;
+    var defs = svg.querySelector("defs") || svg.insertBefore(el("defs", {}), svg.firstChild);
+    var marker = el("marker", { id: "hint-arrowhead", viewBox: "0 0 10 10", refX: "7", refY: "5",
+                                markerWidth: "4", markerHeight: "4", orient: "auto" }, defs);
+    el("path", { "class": "hint-arrowhead", d: "M0,0 L10,5 L0,10 z" }, marker);
+  }
+
   // --- what the player does ----------------------------------------------------------------
 
   function replaying() {
@@ -328,6 +404,7 @@
     var destinations = this.selected === null ? [] : this.graph.destinations(state, this.selected);
     var path = wayTo(destinations, target);
     if (path) {
+      hinted = null; // the player moves: the hint leaves the board (its text stays)
       this.actions.push({ steps: path, auto: false });
       this.settle(true);
       this.show(byKey ? "after-move" : null);
@@ -394,6 +471,7 @@
   Play.prototype.undo = function (byKey) {
     if (this.busy || !this.actions.length || replaying()) return; // the board shows the past
     this.actions.pop();
+    hinted = null;
     this.settle(false);
     this.show(byKey ? "after-move" : null);
   };
@@ -518,6 +596,15 @@
       root.addEventListener("tabla:updated", setup);
       root.addEventListener("tabla:live", function () { if (play) play.render(); });
       setup();
+    },
+    // Draw a practice match's hint: the legal play number ``playIndex`` of the decision
+    // ``key`` ("game:ply"). False when that decision is not the one on the board, or the
+    // player's moves so far do not lead to that play (the hint is then text only).
+    showHint: function (key, playIndex) {
+      if (!play || play.data.key !== key) return false;
+      hinted = { key: key, play: playIndex };
+      play.render();
+      return Boolean(play.svg.querySelector("[data-board-hint] .hint-step"));
     }
   };
 })();

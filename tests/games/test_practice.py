@@ -9,16 +9,8 @@ from django.urls import reverse
 from common.errors import ConflictError, InvalidRequestError
 from games import selectors, services
 from games.models import Match
-from tests.games.test_chances import write_networks
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def weights(tmp_path, settings):
-    settings.ANALYSIS_WEIGHTS_DIR = tmp_path
-    return write_networks(tmp_path)
-
 
 _capture = None
 
@@ -139,6 +131,8 @@ def test_a_whole_practice_match_through_the_api(weights, alice, eager, client_fo
                 assert hint.json()["moves"] in [
                     o.play.to_json() for o in selectors.game_legal_plays(game)
                 ]
+                legal = selectors.game_legal_plays(game)
+                assert legal[hint.json()["play"]].play.to_json() == hint.json()["moves"]
                 moves = rng.choice(selectors.game_legal_plays(game)).play.to_json()
                 answer = client.post(
                     base + "plays/", {"ply": game.ply, "moves": moves}, format="json"
@@ -200,3 +194,103 @@ def test_no_hint_button_in_other_matches(weights, alice, online_match, client):
     page = client.get(f"/matches/{online_match.pk}/").content.decode()
     assert "practice-hint" not in page
     assert client.get(f"/api/v1/matches/{online_match.pk}/hint/").status_code == 404
+
+
+# --- the home page's offer (D145) and the hint's play number for the board (D146) -------------
+
+HOME = "/"
+
+
+def test_home_offers_the_lobby_practice_form_to_a_player(weights, alice, eager, client):
+    client.force_login(alice.user)
+    page = client.get(HOME).content.decode()
+    section = page.split('id="practice"')[1].split("</section>")[0]
+    assert f'action="{reverse("web:practice-start")}"' in section  # the lobby's endpoint
+    for strength in ("beginner", "club", "strong"):
+        assert f'<option value="{strength}"' in section
+    assert 'name="rules"' in section and 'name="match_length"' in section
+    with _capture(execute=True):
+        answer = client.post(
+            reverse("web:practice-start"),
+            {"rules": "macedonian", "match_length": "1", "strength": "beginner"},
+        )
+    match = Match.objects.get()
+    assert answer["Location"] == f"/matches/{match.pk}/"
+    assert match.player_two.computer == "beginner" and not match.rated
+
+
+def test_home_asks_a_visitor_to_log_in_or_sign_up_and_come_back(weights, client):
+    page = client.get(HOME).content.decode()
+    section = page.split('id="practice"')[1].split("</section>")[0]
+    assert "<form" not in section and "data-practice-login" in section
+    back = "next=%2F%23practice"  # the home page's practice form, once logged in
+    assert f'href="{reverse("login")}?{back}">Log in</a>' in section
+    assert f'href="{reverse("signup")}?{back}">Sign up</a>' in section
+    for way_in in ("login", "signup"):
+        form = client.get(f"{reverse(way_in)}?{back}").content.decode()
+        assert 'name="next" value="/#practice"' in form
+
+
+def test_home_asks_a_user_without_a_player_to_claim_one(weights, client):
+    from django.contrib.auth.models import User
+
+    client.force_login(User.objects.create_user("nobody", password="x" * 12))
+    section = client.get(HOME).content.decode().split('id="practice"')[1].split("</section>")[0]
+    assert "<form" not in section and reverse("players_web:claim") in section
+
+
+def test_no_practice_on_home_without_an_evaluator(no_weights, alice, client):
+    assert 'id="practice"' not in client.get(HOME).content.decode()
+    client.force_login(alice.user)
+    assert 'id="practice"' not in client.get(HOME).content.decode()
+
+
+def test_the_home_offer_reads_no_query(weights, alice, client, settings, tmp_path):
+    """The offer asks the evaluators (files, loaded once a process), never the database: the
+    home page reads as many queries with it as without it."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(alice.user)
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(HOME).status_code == 200
+        return len(captured)
+
+    client.get(HOME)  # the session and the evaluators, read once
+    offered = count()
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path / "none"
+    client.get(HOME)
+    assert 'id="practice"' not in client.get(HOME).content.decode()
+    assert count() == offered
+
+
+def test_the_hint_names_its_play_as_the_board_numbers_it(weights, alice, eager, client):
+    """The hint's ``play`` is the index of the board's step graph (D146): a state of the graph
+    completes that play, and its steps are the hint's moves."""
+    match = practice(alice, strength="strong")
+    game = selectors.current_game(match)
+    for _ in range(20):
+        if not selectors.is_roll_due(game):
+            break
+        game = committed(services.dice_roll, game=game, user=alice.user).game
+    client.force_login(alice.user)
+    hint = client.get(f"/api/v1/matches/{match.pk}/hint/").json()
+    graph = selectors.game_step_graph(game)
+    assert graph is not None
+
+    def steps_to(state: int) -> list[str] | None:  # board_play.js pathTo
+        if graph.states[state].play == hint["play"]:
+            return []
+        for step in graph.states[state].steps:
+            rest = steps_to(step.state)
+            if rest is not None:
+                return [step.move, *rest]
+        return None
+
+    path = steps_to(0)
+    assert path is not None
+    assert sorted(m.rstrip("*") for m in path) == sorted(m.rstrip("*") for m in hint["moves"])
+    legal = selectors.game_legal_plays(game)
+    assert legal[hint["play"]].play.to_json() == hint["moves"]

@@ -1,13 +1,14 @@
-"""Practice against the computer in Debian's chromium (games/practice.py, D131, D132): Alice
-starts a practice match from the lobby's form, lands on its board with the computer's turn
-already played, and the Hint button shows the computer's best play for her dice as text."""
+"""Practice against the computer in Debian's chromium (games/practice.py, D131, D132, D145,
+D146): Alice starts a practice match from the lobby's form, or from the home page's after
+logging in from it, lands on its board with the computer's turn already played, and the Hint
+button shows the computer's best play for her dice as text and draws it on the board."""
 
 import re
 
 import pytest
 from playwright.sync_api import expect
 
-from games import selectors, services
+from games import practice, selectors, services
 from games.models import Match
 from tests.web.asgi_server import asgi_url
 from tests.web.helpers import log_in
@@ -39,4 +40,79 @@ def test_practice_from_the_lobby_with_a_hint(weights, new_page, alice, artifacts
     legal = {str(outcome.play) for outcome in selectors.game_legal_plays(game)}
     assert hint.text_content() in legal
     page.screenshot(path=str(artifacts / "practice-hint.png"), full_page=True)
+    assert console.errors == []
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def your_dice_to_choose(match: Match, alice) -> None:
+    """Rolls (and plays a forced play) for Alice until she has a choice of plays to make: the
+    computer answers each of her turns at once (D132)."""
+    for _ in range(40):
+        game = selectors.current_game(match)
+        if selectors.is_roll_due(game):
+            services.dice_roll(game=game, player=alice)
+            continue
+        legal = selectors.game_legal_plays(game)
+        if len(legal) > 1:
+            return
+        services.play_submit(game=game, player=alice, ply=game.ply, moves=legal[0].play.to_json())
+    raise AssertionError("no choice of plays in 40 decisions")
+
+
+def test_practice_from_the_home_page_with_the_hint_on_the_board(
+    weights, new_page, alice, artifacts
+):
+    """A visitor on a phone: the home page's practice card leads to the login and back to the
+    form (D145); the match's Hint draws the best play on the board, step by step, and the
+    drawing goes when Alice moves a checker while the text stays (D146)."""
+    page, console = new_page(**PHONE)
+    base = asgi_url()
+    page.goto(f"{base}/")
+    card = page.locator("#practice")
+    expect(card).to_be_visible()
+    page.screenshot(path=str(artifacts / "practice-home-visitor-phone.png"), full_page=True)
+    card.get_by_role("link", name="Log in").click()
+    page.fill("input[name=username]", "alice")
+    page.fill("input[name=password]", "password")
+    page.click("form.stack button[type=submit]")
+    page.wait_for_url(f"{base}/#practice")
+    form = page.locator("#practice form")
+    expect(form).to_be_visible()
+    expect(form.locator("select[name=strength] option")).to_have_count(3)
+    page.screenshot(path=str(artifacts / "practice-home-phone.png"), full_page=True)
+    form.locator("select[name=strength]").select_option("strong")
+    form.get_by_role("button", name="Play the computer").click()
+    page.wait_for_url(re.compile(r"/matches/\d+/$"))
+    match = Match.objects.get()
+    assert match.player_two.computer == "strong" and not match.rated
+
+    your_dice_to_choose(match, alice)
+    game = selectors.current_game(match)
+    page.reload()
+    expect(page.locator("[data-board-play] [data-play-status]")).to_be_visible()
+    # The button sits in the board's panel, under Submit and Undo, where the player looks.
+    hint_button = page.locator("[data-board-play] #practice-hint [data-hint-button]")
+    hint_button.click()
+    text = page.locator("#practice-hint [data-hint-text]")
+    expected = practice.practice_hint(user=alice.user, game=game.pk)
+    expect(text).to_have_text(expected.text)
+    steps = page.locator("[data-board-hint] .hint-step")
+    expect(steps.first).to_be_visible()
+    drawn = steps.evaluate_all("nodes => nodes.map(node => node.dataset.hintStep)")
+    assert sorted(m.rstrip("*") for m in drawn) == sorted(m.rstrip("*") for m in expected.moves)
+    expect(page.locator("#practice-hint")).to_have_attribute("data-hint-drawn", "true")
+    expect(page.locator("[data-board-hint] .hint-arrow").first).to_be_attached()
+    page.locator("#match-live svg.board").screenshot(
+        path=str(artifacts / "practice-hint-board-phone.png")
+    )
+
+    # Alice makes the first step of the hint herself: the drawing goes, the words stay.
+    first = steps.first
+    source, target = first.get_attribute("data-hint-from"), first.get_attribute("data-hint-to")
+    page.locator(f'[data-board-input] .hit.source[data-target="{source}"]').click()
+    page.locator(f'[data-board-input] .destination[data-target="{target}"]').click()
+    expect(steps).to_have_count(0)
+    expect(text).to_have_text(expected.text)
     assert console.errors == []
