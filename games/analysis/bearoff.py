@@ -40,7 +40,6 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
@@ -81,14 +80,17 @@ def positions(checkers: int) -> tuple[Counts, ...]:
     """Every one-sided position of at most ``checkers`` checkers, by pip count then counts: a
     play always lowers the pip count, so a position's successors all come before it. Index 0
     is the empty position (all borne off)."""
-    found: set[Counts] = set()
-    for total in range(checkers + 1):
-        for points in combinations_with_replacement(range(1, 7), total):
-            counts = [0] * 6
-            for point in points:
-                counts[point - 1] += 1
-            found.add((counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]))
-    return tuple(sorted(found, key=lambda c: (pips(c), c)))
+    found: list[tuple[int, Counts]] = []
+    for a in range(checkers + 1):
+        for b in range(checkers + 1 - a):
+            for c in range(checkers + 1 - a - b):
+                for d in range(checkers + 1 - a - b - c):
+                    for e in range(checkers + 1 - a - b - c - d):
+                        left = checkers - a - b - c - d - e
+                        base = a + 2 * b + 3 * c + 4 * d + 5 * e
+                        found.extend((base + 6 * f, (a, b, c, d, e, f)) for f in range(left + 1))
+    found.sort()
+    return tuple(counts for _, counts in found)
 
 
 @cache
