@@ -12,7 +12,9 @@ Pure Python and numpy beside the rules engine (games/engine), nothing of Django.
 - ``rates``: each game's outcome rates from the first mover's view, measured by self-play
   (``python -m games.analysis.rates``, kept in ``rates.json``);
 - ``match_table``: the exact match table of the cycling match from those rates, and a
-  position's match-winning chance.
+  position's match-winning chance;
+- ``bearoff``: the exact one-sided bear-off tables that answer pure races both sides are home
+  in (``python -m games.analysis.bearoff build``), carried by a loaded network as ``races``.
 """
 
 import os

@@ -424,6 +424,20 @@ class RaceTables:
         after = int(table.chain[mine, start - 1])
         return _value(table, after, theirs, on_roll=False, marses=full)
 
+    def may_answer(self, variant: str, position: Position) -> bool:
+        """Whether a play from ``position`` may leave a race these tables answer: the side not
+        to move (which a play does not move) has every checker left at home, none pinned or on
+        the bar. A cheap test that spares every play's race test in all other decisions."""
+        found = find_variant(variant)
+        them = opponent(position.turn)
+        if position.bar != (0, 0):
+            return False
+        for white, stack in enumerate(position.points, start=1):
+            for colour, _ in stack:
+                if colour == them and (len(stack) > 1 or found.white_point(white, them) > 6):
+                    return False
+        return True
+
     def position_chances(self, variant: str, position: Position, options: Options) -> Array | None:
         """``chances`` of a Position, for its side to move."""
         found = find_variant(variant)

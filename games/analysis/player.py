@@ -78,7 +78,7 @@ def evaluate_plays(
         live = [index for index, row in enumerate(rows) if row >= 0]
         chances[live] = np.where(same[:, None], outputs, flip(outputs))
         races = network.races
-        if races is not None:
+        if races is not None and races.may_answer(variant, position):
             for index, outcome in zip(live, after, strict=True):
                 state = outcome.after
                 exact = races.chances(

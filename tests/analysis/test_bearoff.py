@@ -258,6 +258,18 @@ def test_evaluate_plays_takes_the_exact_value(races):
     assert np.allclose(values[0], races.position_chances("tabla", position, DEFAULT_OPTIONS))
 
 
+def test_a_play_cannot_make_a_race_while_the_opponent_is_out(races):
+    home = race("tabla", (0, 0, 1, 0, 0, 1), (0, 1, 0, 0, 1, 0))
+    assert races.may_answer("tabla", home)
+    found = find_variant("tabla")
+    points = list(home.points)
+    points[found.white_point(2, "b") - 1] = ()
+    points[found.white_point(8, "b") - 1] = (("b", 1),)  # black's checker outside its home
+    away = replace(home, points=tuple(points))
+    assert not races.may_answer("tabla", away)
+    assert races.may_answer("tabla", away.with_turn("b"))  # white, not to move, is home
+
+
 def test_without_tables_the_network_answers(tmp_path):
     assert RaceTables.load_from(tmp_path) is None
     network = Network.create(input_size("gul_bara"), hidden=8, seed=4)
