@@ -6,7 +6,7 @@ answer it) is evaluated by the network and by the tables, and the mean |differen
 and of the two mars chances is printed. Then the first such position of each game is played
 out twice with the same dice, the tables' player (the network with ``races`` attached) on each
 side in turn against the plain network: its wins out of the pairs show whether 0-ply play with
-the tables wins more races.
+the tables wins more races, and a pair it wins (or loses) twice is one its play decided.
 
     .venv/bin/python bench/bearoff.py --weights weights/ --tables weights/ [--games 200]
         [--variant tabla] [--seed 11]
@@ -119,13 +119,17 @@ def main() -> int:
         exact = np.array(seen.exact)
         diff = np.abs(net - exact).mean(axis=0) if len(net) else np.zeros(3)
         worst = float(np.abs(net[:, 0] - exact[:, 0]).max()) if len(net) else 0.0
-        wins = 0
+        wins = both = neither = 0
         for i, position in enumerate(seen.starts):
+            won = 0
             for exact_colour in ("w", "b"):
                 other = "b" if exact_colour == "w" else "w"
                 players = {exact_colour: exact_player, other: plain}
                 rng = random.Random(f"{args.seed}:race:{i}")
-                wins += play_out(players, variant, position, rng) == exact_colour
+                won += play_out(players, variant, position, rng) == exact_colour
+            wins += won
+            both += won == 2
+            neither += won == 0
         pairs = len(seen.starts)
         rate = wins / (2 * pairs) if pairs else 0.0
         print(
@@ -133,7 +137,9 @@ def main() -> int:
             f"{pairs} games; mean |network - exact|: P(win) {100 * diff[0]:.2f} points "
             f"(worst {100 * worst:.1f}), P(win mars) {100 * diff[1]:.2f}, "
             f"P(lose mars) {100 * diff[2]:.2f}; races played out twice with the same dice: "
-            f"the tables' player won {wins} of {2 * pairs} ({100 * rate:.1f} %); "
+            f"the tables' player won {wins} of {2 * pairs} ({100 * rate:.1f} %), both games "
+            f"of a pair {both} times, neither {neither} times (the other pairs: the dice "
+            f"decided); "
             f"{time.process_time() - started:.0f} s CPU"
         )
     return 0
