@@ -37,6 +37,7 @@ import resource
 import sys
 import tempfile
 import time
+import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -222,8 +223,7 @@ def build(kind: str, checkers: int = CHECKERS) -> Table:
     expected, turns, chain = _solve(successors, levels, size > 0, cascade)
     # The first checker off: every position with fewer checkers is done (0 turns).
     full = size == checkers
-    first_expected, first_turns, _ = _solve(successors, levels, full, cascade)
-    del first_expected
+    _, first_turns, _ = _solve(successors, levels, full, cascade)
     length = max(_length(turns), _length(first_turns[:n][full]))
     return Table(
         kind=kind,
@@ -372,7 +372,7 @@ class RaceTables:
             try:
                 stat = path.stat()
                 table = Table.load(path)
-            except (OSError, ValueError, KeyError):
+            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
                 continue
             if table.kind == kind:
                 found[kind] = table

@@ -141,6 +141,15 @@ def test_save_and_load(small, tmp_path):
     assert loaded.metadata["note"] == "test"
 
 
+def test_a_broken_or_foreign_file_counts_as_missing(small, tmp_path):
+    small["cascade"].save(tmp_path / file_name("standard"))  # the cascade table, misnamed
+    assert RaceTables.load_from(tmp_path) is None
+    (tmp_path / file_name("standard")).write_bytes(b"PK\x03\x04 not a table")  # a broken zip
+    assert RaceTables.load_from(tmp_path) is None
+    (tmp_path / file_name("cascade")).write_bytes(b"not even a zip")
+    assert RaceTables.load_from(tmp_path) is None
+
+
 def test_the_command_writes_the_tables(tmp_path, capsys):
     assert main(["build", "--variant", "all", "--out", str(tmp_path), "--checkers", "3"]) == 0
     assert "standard: 84 positions" in capsys.readouterr().out
