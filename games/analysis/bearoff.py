@@ -185,6 +185,8 @@ class Table:
             if int(data["format"]) != FORMAT:
                 raise ValueError(f"{path}: a bear-off table of format {int(data['format'])}")
             checkers = int(data["checkers"])
+            if not 1 <= checkers <= CHECKERS:
+                raise ValueError(f"{path}: a bear-off table of {checkers} checkers")
             table = cls(
                 kind=str(data["kind"]),
                 checkers=checkers,
