@@ -123,6 +123,40 @@ def test_first_checker_off_is_the_engines_best_play(small, variant, options):
         assert row @ np.arange(row.size) == pytest.approx(turns(counts), abs=1e-5), counts
 
 
+@pytest.mark.parametrize(
+    ("variant", "options"), [("tapa", DEFAULT_OPTIONS), ("gul_bara", DEFAULT_OPTIONS)]
+)
+def test_larger_positions_satisfy_the_engines_one_turn_equation(variant, options):
+    # Eight checkers (3,003 positions): for a sample, the expected turns are one turn plus the
+    # best play's (every stage of a cascade) by the engine's legal plays, read from the table.
+    table = build(kind_of(variant, options), 8)
+    found = find_variant(variant)
+
+    def finish(position, dice):
+        best = np.inf
+        for outcome in legal_plays(variant, position, dice, options):
+            after = outcome.position
+            mine = race_counts(variant, to_node(found, after.with_turn("w")))[0]
+            if outcome.ends_game:
+                value = 0.0
+            elif after.turn == "w":
+                value = finish(after, None)
+            else:
+                value = table.expected[table.index(mine)]
+            best = min(best, value)
+        return best
+
+    rng = np.random.default_rng(5)
+    every = [c for c in positions(8) if sum(c) == 8]
+    for pick in rng.choice(len(every), 6, replace=False):
+        counts = every[pick]
+        total = sum(
+            (1 / 36 if a == b else 2 / 36) * finish(race(variant, counts, FAR), [a, b])
+            for a, b in ROLLS
+        )
+        assert table.expected[table.index(counts)] == pytest.approx(1 + total, abs=1e-9), counts
+
+
 def test_the_cascade_makes_a_difference(small):
     # Four checkers on the 6-point: 1-1 is four single steps in a plain double, but escalates
     # to the stages 1..6 (84 pips) in Gjul Bara and bears everything off.
