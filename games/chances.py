@@ -4,7 +4,9 @@ Each variant's evaluator (games.analysis.net.Network) is read from
 ``settings.ANALYSIS_WEIGHTS_DIR/<variant>.npz`` once per process, on first use, under a lock;
 a variant without its file (or with an unreadable one) has no evaluator, and then no chances
 are offered for its games: the API answers 404 "no evaluator is installed for <variant>" and
-the match page has no bar.
+the match page has no bar. The exact bear-off tables, where they were built into the same
+folder (``python -m games.analysis.bearoff build``), ride along with each network and answer
+the pure races (games.analysis.bearoff, docs/decisions.md D147); without them the network does.
 
 The series of a match is one point per game's start and one per stored turn: the position after
 it, replayed from the turn log (games.replay), evaluated by the network for its side to move and
@@ -45,9 +47,11 @@ from django.utils.translation import gettext as _
 
 from common.errors import NotAllowedError
 from games import replay, selectors
-from games.analysis.encode import encode_positions, input_size
+from games.analysis.bearoff import RaceTables
+from games.analysis.encode import input_size
 from games.analysis.match_table import GameChances, MatchTable, match_chance
 from games.analysis.net import Network, flip
+from games.analysis.player import position_chances
 from games.analysis.rates import RATES_FILE, Rates
 from games.engine import Position, start_position
 from games.engine.options import Options
@@ -101,13 +105,32 @@ def _load(path: Path, variant: str) -> tuple[Network, str] | None:
         return None
     if network.inputs != input_size(variant):
         return None
-    return network, f"{stat.st_size}-{stat.st_mtime_ns}"
+    version = f"{stat.st_size}-{stat.st_mtime_ns}"
+    network.races = _races(path.parent)
+    if network.races is not None:
+        version = f"{version}:{network.races.version}"
+    return network, version
+
+
+_tables: dict[str, RaceTables | None] = {}
+
+
+def _races(directory: Path) -> RaceTables | None:
+    """The exact bear-off tables beside the weights (games.analysis.bearoff), read once per
+    directory and shared by its variants' networks; None when none was built (the networks
+    then answer races too). Called under the lock."""
+    key = str(directory)
+    if key not in _tables:
+        _tables[key] = RaceTables.load_from(directory)
+    return _tables[key]
 
 
 def forget_evaluators() -> None:
-    """Drop the loaded networks (a test that writes new weights, a deploy's reload)."""
+    """Drop the loaded networks and bear-off tables (a test that writes new weights, a
+    deploy's reload)."""
     with _lock:
         _networks.clear()
+        _tables.clear()
 
 
 def has_evaluator(variant: str) -> bool:
@@ -304,7 +327,7 @@ def _evaluate_game(match: Match, game: Game, network: Network) -> list[Point]:
     except replay.ReplayError:
         pass  # a log that breaks the rules (verify_games reports it): the series stops there
     live = [i for i, result in enumerate(results) if result is None]
-    values = network.forward(encode_positions(game.variant, [positions[i] for i in live], options))
+    values = position_chances(network, game.variant, [positions[i] for i in live], options)
     by_index = dict(zip(live, values, strict=True))
     points = []
     for i, position in enumerate(positions):

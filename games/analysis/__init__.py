@@ -12,9 +12,11 @@ Pure Python and numpy beside the rules engine (games/engine), nothing of Django.
 - ``rates``: each game's outcome rates from the first mover's view, measured by self-play
   (``python -m games.analysis.rates``, kept in ``rates.json``);
 - ``match_table``: the exact match table of the cycling match from those rates, and a
-  position's match-winning chance.
+  position's match-winning chance;
 - ``gnubg_board``: a Tabla position in GNU Backgammon's board layout, for the outside check of
-  ``bench/evaluator.py --gnubg`` (gnubg itself is a dev-only extra, never imported here).
+  ``bench/evaluator.py --gnubg`` (gnubg itself is a dev-only extra, never imported here);
+- ``bearoff``: the exact one-sided bear-off tables that answer pure races both sides are home
+  in (``python -m games.analysis.bearoff build``), carried by a loaded network as ``races``.
 """
 
 import os

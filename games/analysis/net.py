@@ -16,10 +16,13 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from .bearoff import RaceTables
 
 Array = npt.NDArray[np.float64]
 OUTPUTS = 3  # P(win), P(win mars), P(lose mars), for the side to move
@@ -53,13 +56,18 @@ def equity(values: Array) -> Array:
 
 @dataclass(slots=True)
 class Network:
-    """``w1`` (hidden, inputs), ``b1`` (hidden), ``w2`` (3, hidden), ``b2`` (3)."""
+    """``w1`` (hidden, inputs), ``b1`` (hidden), ``w2`` (3, hidden), ``b2`` (3).
+
+    ``races``: the exact bear-off tables (games.analysis.bearoff) the evaluator answers pure
+    races with instead of the network (games.analysis.player), when a caller attached them;
+    never saved with the weights."""
 
     w1: Array
     b1: Array
     w2: Array
     b2: Array
     metadata: dict[str, Any] = field(default_factory=dict)
+    races: RaceTables | None = None
 
     @classmethod
     def create(cls, inputs: int, hidden: int = 80, seed: int = 0) -> Network:

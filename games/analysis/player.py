@@ -3,6 +3,11 @@
 A play that ends the game is worth its result; any other is worth the network's outputs for the
 position after it, turned to the mover's view when the other side moves next (a Gjul Bara
 cascade leaves the mover to move). The best play has the highest cubeless equity.
+
+Where the network carries the exact bear-off tables (``Network.races``, games.analysis.bearoff),
+a position after a play that is a pure race with both sides home is worth the tables' exact
+chances instead of the network's (docs/decisions.md D147); ``position_chances`` does the same
+for positions evaluated on their own (the chances of a match, games/chances.py).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from games.engine.options import Options
 from games.engine.position import Colour, Position
 from games.engine.results import GameResult
 
-from .encode import Matrix, encode_outcomes
+from .encode import Matrix, encode_outcomes, encode_positions
 from .net import Array, Network, equity, flip
 
 
@@ -72,4 +77,35 @@ def evaluate_plays(
         outputs = network.forward(inputs)
         live = [index for index, row in enumerate(rows) if row >= 0]
         chances[live] = np.where(same[:, None], outputs, flip(outputs))
+        races = network.races
+        if races is not None and races.may_answer(variant, position):
+            for index, outcome in zip(live, after, strict=True):
+                state = outcome.after
+                exact = races.chances(
+                    variant,
+                    options,
+                    outcome.node,
+                    mover,
+                    turn=state.turn,
+                    rolls=state.rolls,
+                    pending=state.pending,
+                    pending_kind=state.pending_kind,
+                )
+                if exact is not None:
+                    chances[index] = exact if state.turn == mover else flip(exact)
     return Evaluated(outcomes, chances, inputs, rows)
+
+
+def position_chances(
+    network: Network, variant: str, positions: Sequence[Position], options: Options
+) -> Array:
+    """The outputs (n, 3) for each position's side to move: the network's, or the exact
+    bear-off tables' for a pure race both sides are home in (``Network.races``)."""
+    values = network.forward(encode_positions(variant, positions, options))
+    races = network.races
+    if races is not None:
+        for row, position in enumerate(positions):
+            exact = races.position_chances(variant, position, options)
+            if exact is not None:
+                values[row] = exact
+    return values

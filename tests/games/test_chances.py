@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import chances, services
+from games.analysis.bearoff import build, file_name
 from games.analysis.encode import encode_positions
 from games.analysis.match_table import GameChances, MatchTable, match_chance
 from games.analysis.net import Network, flip
@@ -154,6 +155,19 @@ def test_a_missing_variant_is_no_evaluator_and_a_broken_file_too(tmp_path, setti
     assert chances.evaluator("tabla") is chances.evaluator("tabla")  # loaded once
     assert chances.evaluator("gul_bara") is None
     assert chances.evaluator("tapa") is None
+
+
+def test_bear_off_tables_beside_the_weights_ride_with_the_networks(tmp_path, settings):
+    settings.ANALYSIS_WEIGHTS_DIR = tmp_path
+    write_networks(tmp_path, ("tabla", "gul_bara"))
+    assert chances.evaluator("tabla").races is None  # none built: the network answers races
+    chances.forget_evaluators()
+    build("standard", 3).save(tmp_path / file_name("standard"))
+    tabla, gul_bara = chances.evaluator("tabla"), chances.evaluator("gul_bara")
+    assert tabla.races is not None and tabla.races is gul_bara.races  # read once a folder
+    assert set(tabla.races.tables) == {"standard"}  # no cascade table: Gjul Bara's network
+    _, version = chances.evaluator_and_version("tabla")
+    assert "standard-" in version  # a new table is a new cache key of the series
 
 
 def test_the_series_is_cached_per_game_and_the_queries_are_bounded(
