@@ -17,9 +17,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -e '.[dev]'
 	touch $(STAMP)
 
+# The exact bear-off tables of pure races (docs/analysis.md "Bear-off tables"): built beside the
+# committed weights once, in a few seconds; not committed (5.5 MB). One build writes both files.
+TABLES := weights/bearoff-cascade.npz
+$(TABLES): | venv
+	$(BIN)/python -m games.analysis.bearoff build --variant all --out weights
+
 # uvicorn serves the pages and their WebSockets from one process (the channel layer in memory);
 # --reload restarts it when a Python file or a template changes, as runserver did.
-run: venv
+run: venv $(TABLES)
 	$(MANAGE) migrate --noinput
 	$(MANAGE) demo_setup
 	SITE_URL=$${SITE_URL:-http://127.0.0.1:8000/} \
@@ -30,7 +36,7 @@ run: venv
 # The club laptop: the site on the club's network for the players' phones (config/club.py):
 # DEBUG off, the laptop's addresses allowed, a secret key kept in .club/, SQLite, eager tasks.
 # It prints the address and its QR code. PORT=8080 make club for another port.
-club: venv
+club: venv $(TABLES)
 	$(BIN)/python -m config.club $(if $(PORT),--port $(PORT))
 
 test: venv
