@@ -18,6 +18,10 @@ The turn's INSERT (``turn_insert``) and the game's UPDATE (``fields_update``; th
 fields too) are written once per database in the same way, their values prepared by each field's
 ``pre_save`` and ``get_db_prep_save`` as ``save()`` prepares them: ``save(force_insert=True)``
 and ``QuerySet.update`` cost 70 to 150 µs more a call, compiling. Neither sends ``post_save``.
+A roll, play or cube action writes its new turns and the game row together
+(``turns_insert_with_update``): on PostgreSQL one statement, the INSERT in a ``WITH`` ahead of
+the UPDATE, so a play sends BEGIN, SELECT, that statement and COMMIT, as many round trips as a
+bare INSERT and UPDATE (docs/decisions.md D139).
 """
 
 from __future__ import annotations
