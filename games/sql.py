@@ -18,6 +18,10 @@ The turn's INSERT (``turn_insert``) and the game's UPDATE (``fields_update``; th
 fields too) are written once per database in the same way, their values prepared by each field's
 ``pre_save`` and ``get_db_prep_save`` as ``save()`` prepares them: ``save(force_insert=True)``
 and ``QuerySet.update`` cost 70 to 150 µs more a call, compiling. Neither sends ``post_save``.
+A roll, play or cube action writes its new turns and the game row together
+(``turns_insert_with_update``): on PostgreSQL one statement, the INSERT in a ``WITH`` ahead of
+the UPDATE, so a play sends BEGIN, SELECT, that statement and COMMIT, as many round trips as a
+bare INSERT and UPDATE (docs/decisions.md D139).
 """
 
 from __future__ import annotations
@@ -197,8 +201,72 @@ def fields_update(obj: Game | Match, fields: Sequence[str], *, using: str = "def
             raise DatabaseError(f"{model.__name__} {obj.pk}: {cursor.rowcount} rows updated")
 
 
+def turns_insert_with_update(
+    turns: Sequence[Turn], game: Game, fields: Sequence[str], *, using: str = "default"
+) -> list[Turn]:
+    """Insert the new ``turns`` (a play's, in ply order) and write ``fields`` of ``game``, and
+    return the stored turns as ``turn_insert`` returns them. On PostgreSQL one statement: the
+    INSERT of every turn in a ``WITH`` ahead of the game's UPDATE, which returns the new keys
+    (a round trip and a statement's work less than ``turn_insert`` then ``fields_update``);
+    elsewhere (SQLite, no INSERT inside a WITH; nothing to gain without a network) those two.
+    DatabaseError when no game row was changed; the turns are inserted all the same, so the
+    caller's transaction must roll back, as after ``fields_update``'s error."""
+    connection = connections[using]
+    if connection.vendor != "postgresql" or not turns:
+        stored = [turn_insert(turn, using=using) for turn in turns]
+        fields_update(game, fields, using=using)
+        return stored
+    plies = [turn.ply for turn in turns]
+    assert plies == sorted(set(plies)), plies  # the keys come back in ply order
+    inserted, sql = _insert_with_update(connection, len(turns), tuple(fields))
+    targets = _update(connection, Game, tuple(fields))[0]
+    rows = [[field.pre_save(turn, True) for field in inserted] for turn in turns]
+    params = [
+        field.get_db_prep_save(value, connection)
+        for values in rows
+        for field, value in zip(inserted, values, strict=True)
+    ]
+    params += [
+        field.get_db_prep_save(getattr(game, field.attname), connection) for field in targets
+    ]
+    params.append(game.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if cursor.rowcount != 1:
+            raise DatabaseError(f"Game {game.pk}: {cursor.rowcount} rows updated")
+        keys = cursor.fetchone()[0]
+    names = ["id", *(field.attname for field in inserted)]
+    stored = []
+    for turn, pk, values in zip(turns, keys, rows, strict=True):
+        saved = Turn.from_db(using, names, [pk, *values])
+        saved.game = turn.game
+        stored.append(saved)
+    return stored
+
+
 _Statement = tuple[list[Field[Any, Any]], str]
 _statements: dict[tuple[Any, ...], _Statement] = {}
+
+
+def _insert_with_update(
+    connection: BaseDatabaseWrapper, count: int, names: tuple[str, ...]
+) -> _Statement:
+    """PostgreSQL's ``WITH new AS (INSERT <count> turns RETURNING key, ply) UPDATE the game
+    RETURNING the new keys in ply order``, and the turn's fields, written once per count."""
+    key = ("insert-update", connection.vendor, count, names)
+    if key not in _statements:
+        quote = connection.ops.quote_name
+        fields, insert = _insert(connection)
+        head = insert.split(" VALUES ", 1)[0]
+        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        pk, ply = quote(_column(Turn._meta.pk)), quote(_column(Turn._meta.get_field("ply")))
+        update = _update(connection, Game, names)[1]
+        sql = (
+            f"WITH new AS ({head} VALUES {', '.join([row] * count)} RETURNING {pk}, {ply}) "
+            f"{update} RETURNING ARRAY(SELECT {pk} FROM new ORDER BY {ply})"
+        )
+        _statements[key] = (fields, sql)
+    return _statements[key]
 
 
 def _insert(connection: BaseDatabaseWrapper) -> _Statement:

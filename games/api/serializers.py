@@ -70,7 +70,13 @@ class PlayerRefSerializer(serializers.ModelSerializer[Player]):
         fields = ["id", "display_name"]
 
     def to_representation(self, player: Player) -> dict[str, Any]:
-        return {"id": player.pk, "display_name": player.display_name}
+        return player_ref_json(player)
+
+
+def player_ref_json(player: Player) -> dict[str, Any]:
+    """A PlayerRefSerializer's object, without making a serializer (the play's answer has three:
+    docs/decisions.md D139)."""
+    return {"id": player.pk, "display_name": player.display_name}
 
 
 # --- inputs -----------------------------------------------------------------------------------
@@ -222,16 +228,21 @@ class TurnSerializer(serializers.ModelSerializer[Turn]):
         fields = ["ply", "side", "kind", "dice", "moves", "position_after", "result", "created_at"]
 
     def to_representation(self, turn: Turn) -> dict[str, Any]:
-        return {
-            "ply": turn.ply,
-            "side": str(turn.side),
-            "kind": str(turn.kind),
-            "dice": turn.dice,
-            "moves": turn.moves,
-            "position_after": turn.position_after,
-            "result": turn.result,
-            "created_at": datetime_to_json(turn.created_at),
-        }
+        return turn_json(turn)
+
+
+def turn_json(turn: Turn) -> dict[str, Any]:
+    """A TurnSerializer's object, without making a serializer."""
+    return {
+        "ply": turn.ply,
+        "side": str(turn.side),
+        "kind": str(turn.kind),
+        "dice": turn.dice,
+        "moves": turn.moves,
+        "position_after": turn.position_after,
+        "result": turn.result,
+        "created_at": datetime_to_json(turn.created_at),
+    }
 
 
 class GameResultSerializer(serializers.Serializer[Any]):
@@ -418,8 +429,8 @@ class GameDetailSerializer(GameSummarySerializer):
             "number": game.number,
             "variant": str(game.variant),
             "status": str(game.status),
-            "white": PlayerRefSerializer(game.white).data,
-            "black": PlayerRefSerializer(game.black).data,
+            "white": player_ref_json(game.white),
+            "black": player_ref_json(game.black),
             "result": self.get_result(game),
             "match": game.match_id,
             "opening_rolls": game.opening_rolls,
@@ -446,7 +457,7 @@ class GameDetailSerializer(GameSummarySerializer):
     @extend_schema_field(PlayerRefSerializer(allow_null=True))
     def get_player_to_move(self, game: Game) -> dict[str, Any] | None:
         player = selectors.player_to_move(game)
-        return PlayerRefSerializer(player).data if player else None
+        return player_ref_json(player) if player else None
 
     def get_roll_due(self, game: Game) -> bool:
         return selectors.is_roll_due(game)
@@ -499,7 +510,7 @@ class GameChangeSerializer(GameDetailSerializer):
 
     @extend_schema_field(TurnSerializer(many=True))
     def get_turns(self, game: Game) -> list[dict[str, Any]]:
-        return list_data(TurnSerializer(self.context["turns"], many=True))
+        return [turn_json(turn) for turn in self.context["turns"]]
 
 
 class MatchSerializer(serializers.ModelSerializer[Match]):

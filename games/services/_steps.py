@@ -50,7 +50,7 @@ from games.selectors import legal_plays_for as legal_plays  # the engine's, reme
 from games.services.owed import task_enqueue_on_commit, task_named, task_publish
 from games.services.ratings import ratings_enqueue
 from games.signals import match_finished
-from games.sql import fields_update, turn_insert
+from games.sql import fields_update, turn_insert, turns_insert_with_update
 from games.state import game_position_put
 from players.models import Player
 
@@ -256,27 +256,27 @@ def turn_append(
         kind, shown = Turn.Kind.PENDING, list(stage.dice)
     else:
         kind, shown = Turn.Kind.ROLL, list(rolled)
-    turn = _insert_turn(
-        Turn(
-            game=game,
-            ply=game.ply,
-            side=position.turn,
-            kind=kind,
-            dice=shown,
-            moves=outcome.play.to_json(),
-            position_after=outcome.position.to_json(),
-            result=outcome.result.to_json() if outcome.result else None,
-        )
+    turn = Turn(
+        game=game,
+        ply=game.ply,
+        side=position.turn,
+        kind=kind,
+        dice=shown,
+        moves=outcome.play.to_json(),
+        position_after=outcome.position.to_json(),
+        result=outcome.result.to_json() if outcome.result else None,
     )
-    turns.append(turn)
+    _turn_add(turn, turns)
     game.ply += 1
     game_position_put(game, outcome.position)
     game.dice = None
     if kind == Turn.Kind.ROLL:
         game.idle_rolls = 0 if outcome.play.moves else game.idle_rolls + 1
     if outcome.result is not None:
+        turns_flush(turns)  # what game_finish's listeners read is stored
         game_finish(game=game, result=outcome.result, ended_by=Game.EndedBy.PLAY)
     elif is_stuck(game.idle_rolls, options):
+        turns_flush(turns)
         game_finish(game=game, result=GameResult(None, "tie", 0), ended_by=Game.EndedBy.STUCK)
     elif outcome.position.pending:
         _play_forced_stage(game, outcome.position, turns)
@@ -284,20 +284,50 @@ def turn_append(
 
 def cube_turn_append(game: Game, kind: str, side: str, turns: list[Turn]) -> None:
     """Append a cube action (double, take, drop) of ``side`` as a ply without dice."""
-    turn = _insert_turn(
-        Turn(
-            game=game,
-            ply=game.ply,
-            side=side,
-            kind=kind,
-            dice=[],
-            moves=[],
-            position_after=game.position,
-            result=None,
-        )
+    turn = Turn(
+        game=game,
+        ply=game.ply,
+        side=side,
+        kind=kind,
+        dice=[],
+        moves=[],
+        position_after=game.position,
+        result=None,
     )
-    turns.append(turn)
+    _turn_add(turn, turns)
     game.ply += 1
+
+
+class PendingTurns(list[Turn]):
+    """The turns one play service appends, in ply order, held unsaved (no key yet) until the
+    service writes them together with its game row (``play_write``): on PostgreSQL one
+    statement instead of an INSERT a turn and an UPDATE (docs/decisions.md D139). A game that
+    ends has its turns written first (``turns_flush``), before ``game_finish`` and whatever
+    listens to it. A plain list passed instead has each turn inserted at once."""
+
+
+def _turn_add(turn: Turn, turns: list[Turn]) -> None:
+    """Append the new ``turn`` to ``turns``: inserted now, or left for ``play_write`` when
+    ``turns`` is a PendingTurns."""
+    turns.append(turn if isinstance(turns, PendingTurns) else _insert_turn(turn))
+
+
+def turns_flush(turns: list[Turn]) -> None:
+    """Insert the turns of ``turns`` not stored yet (those of a PendingTurns), in place."""
+    for index, turn in enumerate(turns):
+        if turn.pk is None:
+            turns[index] = _insert_turn(turn)
+
+
+def play_write(game: Game, turns: list[Turn], fields: Sequence[str]) -> list[Turn]:
+    """Store ``fields`` of ``game`` and the turns of ``turns`` not stored yet, and return
+    ``turns`` as stored: one statement on PostgreSQL (games/sql.py)."""
+    new = [index for index, turn in enumerate(turns) if turn.pk is None]
+    stored = turns_insert_with_update([turns[index] for index in new], game, fields)
+    written = list(turns)
+    for index, turn in zip(new, stored, strict=True):
+        written[index] = turn
+    return written
 
 
 def turns_create(game: Game, replay: Replay) -> None:

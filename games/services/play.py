@@ -46,16 +46,17 @@ from games.push import match_changed
 from games.selectors import User
 from games.services import clock as clock_services
 from games.services._steps import (
+    PendingTurns,
     clock_pass,
     cube_turn_append,
     dice_put,
     game_finish,
     is_overdue,
+    play_write,
     roll_if_auto,
     turn_append,
 )
 from games.services.owed import task_enqueue_on_commit
-from games.sql import fields_update
 from games.state import game_cube, game_cube_put
 from players.models import Player
 
@@ -71,8 +72,9 @@ PLAY_FIELDS = [
     "cube_owner",
     "cube_offered_by",
 ]
-# The game's write of every roll and play (games/sql.py); the turn's is games/services/_steps.py's.
-_update_play = functools.partial(fields_update, fields=PLAY_FIELDS)
+# The write of every roll, play and cube action: its new turns and the game row, one statement
+# on PostgreSQL (games/services/_steps.py play_write, games/sql.py).
+_write_play = functools.partial(play_write, fields=PLAY_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,7 @@ def dice_roll(
     """The player to move rolls: the dice of this ply come from the game's seed. A roll with no
     legal play is recorded as a pass at once and the turn goes over."""
     arrived = clock.now()
-    turns: list[Turn] = []
+    turns: list[Turn] = PendingTurns()
     with transaction.atomic():
         game, player = _locked(game, player, user, arrived)
         _check_not_over(game)
@@ -137,7 +139,7 @@ def dice_roll(
             )
         dice_put(game=game, dice=dice.roll(game.seed, game.ply), turns=turns)
         roll_if_auto(game, rolled=position.turn, turns=turns)  # after a pass, the opponent's
-        _update_play(game)
+        turns = _write_play(game, turns)
         clock_pass(game=game, arrived=arrived, turns=turns)
     return PlayResult(game, turns)
 
@@ -158,7 +160,7 @@ def play_submit(
     (before anything is written).
     """
     arrived = clock.now()
-    turns: list[Turn] = []
+    turns: list[Turn] = PendingTurns()
     with transaction.atomic():
         game, player = _locked(game, player, user, arrived)
         _check_not_over(game)
@@ -176,7 +178,7 @@ def play_submit(
         )
         turn_append(game, position, rolled, outcome, turns)
         roll_if_auto(game, turns=turns)
-        _update_play(game)
+        turns = _write_play(game, turns)
         clock_pass(game=game, arrived=arrived, turns=turns)
     return PlayResult(game, turns)
 
@@ -219,7 +221,7 @@ def cube_double(
     opponent must then take or drop. Recorded as a turn of kind ``double`` (a ply without dice).
     ``ply``, when given, must be the game's next ply (409 otherwise, as for a play)."""
     arrived = clock.now()
-    turns: list[Turn] = []
+    turns: list[Turn] = PendingTurns()
     with transaction.atomic():
         game, player = _locked(game, player, user, arrived)
         _check_not_over(game)
@@ -231,7 +233,7 @@ def cube_double(
         colour = game.position["turn"]
         cube_turn_append(game, Turn.Kind.DOUBLE, colour, turns)
         game_cube_put(game, game_cube(game).double(colour))
-        _update_play(game)
+        turns = _write_play(game, turns)
         clock_pass(game=game, arrived=arrived, turns=turns)
     return PlayResult(game, turns)
 
@@ -247,7 +249,7 @@ def cube_take(
     """The opponent accepts the double: the stake doubles and the taker owns the cube. The
     doubler then rolls (at once with ``auto_roll``)."""
     arrived = clock.now()
-    turns: list[Turn] = []
+    turns: list[Turn] = PendingTurns()
     with transaction.atomic():
         game, player = _locked(game, player, user, arrived)
         _check_not_over(game)
@@ -256,7 +258,7 @@ def cube_take(
         cube_turn_append(game, Turn.Kind.TAKE, taker, turns)
         game_cube_put(game, game_cube(game).take(taker))
         roll_if_auto(game, turns=turns)
-        _update_play(game)
+        turns = _write_play(game, turns)
         clock_pass(game=game, arrived=arrived, turns=turns)
     return PlayResult(game, turns)
 

@@ -13,7 +13,7 @@ from rest_framework import serializers
 from games import selectors
 from games.api.serializers import datetime_to_json
 from games.models import Game, Match, Turn
-from games.sql import fields_update, game_with_players, turn_insert
+from games.sql import fields_update, game_with_players, turn_insert, turns_insert_with_update
 from players.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -127,6 +127,41 @@ def test_the_update_writes_only_its_fields(game):
     game.dice = [6, 6]
     update(game)
     assert Game.objects.get(pk=game.pk).dice == [6, 6]
+
+
+def test_the_turns_and_the_game_are_written_in_one_statement_on_postgresql(
+    game, django_assert_num_queries
+):
+    """A play's write: its turns as turn_insert stores them, the game's fields as
+    fields_update writes them; one statement on PostgreSQL, the two kinds on SQLite."""
+    game.ply, game.dice = 60, [3, 1]
+    turns = [
+        _turn(game, 58, result=None),
+        _turn(game, 59, moves=[], result={"winner": "w", "kind": "single", "points": 1}),
+    ]
+    one_statement = connection.vendor == "postgresql"
+    with django_assert_num_queries(1 if one_statement else 3):
+        stored = turns_insert_with_update(turns, game, ["ply", "dice"])
+    assert [turn.ply for turn in stored] == [58, 59]
+    for prepared, turn in zip(stored, turns, strict=True):
+        assert prepared.pk and not prepared._state.adding and prepared.game is game
+        assert prepared.created_at is not None
+        row = Turn.objects.get(pk=prepared.pk)
+        assert as_dict(row) == as_dict(prepared)
+        assert (row.ply, row.moves, row.result) == (turn.ply, turn.moves, turn.result)
+    assert Turn.objects.filter(pk=stored[0].pk, result__isnull=True).exists()  # SQL NULL
+    assert stored[0].pk < stored[1].pk
+    row = Game.objects.get(pk=game.pk)
+    assert (row.ply, row.dice) == (60, [3, 1])
+    with django_assert_num_queries(1):  # no turn: the UPDATE alone
+        assert turns_insert_with_update([], game, ["ply"]) == []
+
+
+def test_the_turns_and_a_missing_game_fail_loudly(game):
+    turn = _turn(game, 70, result=None)
+    game.pk += 1000
+    with pytest.raises(DatabaseError, match="0 rows updated"), transaction.atomic():
+        turns_insert_with_update([turn], game, ["ply"])
 
 
 def test_an_update_of_a_missing_row_fails_loudly(game):
