@@ -5,6 +5,7 @@ rows and the pushes are those of saving each row with ``save()`` under auditlog'
 from __future__ import annotations
 
 import random
+from contextlib import nullcontext
 from typing import Any
 
 import pytest
@@ -41,7 +42,7 @@ def played(organiser: Any, field: list[Any], capture: Any, seed: int) -> Tournam
     ):
         row = rng.choice(ready)
         match = play(row, rng)
-        with capture(execute=True), set_actor(organiser) if results % 3 == 0 else _nothing():
+        with capture(execute=True), set_actor(organiser) if results % 3 == 0 else nullcontext():
             services.tournament_match_record(match=match)
         results += 1
         if results == 6:
@@ -51,14 +52,6 @@ def played(organiser: Any, field: list[Any], capture: Any, seed: int) -> Tournam
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     return tournament
-
-
-class _nothing:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 def trail(tournament: Tournament) -> list[tuple[Any, ...]]:
