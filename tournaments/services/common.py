@@ -10,7 +10,7 @@ from itertools import groupby
 from typing import Any
 
 from auditlog.cid import get_cid
-from auditlog.context import auditlog_value, set_actor
+from auditlog.context import auditlog_value, disable_auditlog, set_actor
 from auditlog.diff import (
     get_field_value,
     get_fields_in_model,
@@ -23,8 +23,9 @@ from auditlog.registry import auditlog
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
-from django.db import transaction
+from django.db import router, transaction
 from django.db.models import F, Model
+from django.db.models.signals import pre_save
 from django.utils.encoding import smart_str
 
 from common.errors import ConflictError, NotAllowedError
@@ -248,6 +249,18 @@ def audit_bulk(
     is saved under ``set_actor(user)``, in one INSERT (docs/decisions.md D58). The changes are
     auditlog's own (``model_instance_diff``), computed once a model rather than once a row where
     that gives the same (docs/decisions.md D136)."""
+    LogEntry.objects.bulk_create(_audit_entries(user, created=created, updated=updated))
+
+
+def _audit_entries(
+    user: User | None,
+    *,
+    created: Sequence[Model] = (),
+    updated: Sequence[tuple[Model, Model]] = (),
+    fields: Collection[str] | None = None,
+) -> list[LogEntry]:
+    """``audit_bulk``'s entries, not yet stored; ``fields``: the changes of ``updated`` only
+    among these fields (a save with ``update_fields``)."""
     actor = user if getattr(user, "is_authenticated", False) else None
     cid = get_cid()
     content_types: dict[type[Model], ContentType] = {}
@@ -275,9 +288,64 @@ def audit_bulk(
         for row, changes in zip(created, _creation_diffs(created), strict=True)
     ]
     for old, new in updated:
-        if changes := _change_diff(old, new):
+        if changes := _change_diff(old, new, fields):
             entries.append(entry(new, LogEntry.Action.UPDATE, changes))
-    LogEntry.objects.bulk_create(entries)
+    return entries
+
+
+class RowSaves:
+    """Saves of tournament match rows read in the current transaction, under the tournament's
+    lock, each recorded in the audit log as auditlog's receivers record a save, without their
+    read of the stored row before it: the row as read (``read``, or as last saved here) is the
+    stored row. The entries are written in one INSERT by ``write`` (called before anything else
+    writes to the audit log, so that the entries keep the order of the saves); each save sends
+    ``post_save`` as before (the page's listeners are told of it: tournaments/push.py).
+    (docs/decisions.md D141)"""
+
+    def __init__(self) -> None:
+        self._stored: dict[int, TournamentMatch] = {}
+        self._entries: list[LogEntry] = []
+
+    def read(self, row: TournamentMatch) -> None:
+        """``row`` is as stored (just read, unchanged): the state its next save is compared to."""
+        self._stored[row.pk] = _row_copy(row)
+
+    def save(self, row: TournamentMatch, *, update_fields: Collection[str] | None = None) -> None:
+        """``row.save(update_fields=...)`` and its audit entry (kept for ``write``). Only the
+        fields that differ from the stored row are written (all of them when none does: the
+        save is still sent, as before)."""
+        before = self._stored[row.pk]
+        differing = _differing(before, row)
+        if update_fields is not None:
+            differing = [name for name in differing if name in update_fields]
+        with disable_auditlog():
+            row.save(update_fields=differing or update_fields)
+        entries = _audit_entries(None, updated=[(before, row)], fields=update_fields)
+        for entry in entries:
+            # What saving the entry would send now: auditlog's ``set_actor``, when one is
+            # active, gives it its actor here, as it does to the entries its receivers write.
+            pre_save.send(
+                sender=LogEntry,
+                instance=entry,
+                raw=False,
+                using=router.db_for_write(LogEntry),
+                update_fields=None,
+            )
+        self._entries += entries
+        self._stored[row.pk] = _row_copy(row)
+
+    def write(self) -> None:
+        """Store the audit entries of the saves so far, in one INSERT."""
+        if self._entries:
+            LogEntry.objects.bulk_create(self._entries)
+            self._entries = []
+
+
+def _row_copy(row: TournamentMatch) -> TournamentMatch:
+    """A copy of ``row``'s stored values (what a change's diff compares)."""
+    return TournamentMatch(
+        **{field.attname: getattr(row, field.attname) for field in row._meta.concrete_fields}
+    )
 
 
 def _creation_diffs(rows: Sequence[Model]) -> list[dict[str, Any] | None]:
@@ -331,14 +399,24 @@ def _change(
     )
 
 
-def _change_diff(old: Model, new: Model) -> dict[str, Any] | None:
-    """``model_instance_diff(old, new)``, computed over the fields whose stored values differ
-    (equal stored values give equal values in the diff, so the others never appear in it)."""
-    differing = [
+def _differing(old: Model, new: Model) -> list[str]:
+    """The names of the fields whose stored values differ between ``old`` and ``new``."""
+    return [
         field.name
         for field in new._meta.concrete_fields
         if getattr(old, field.attname) != getattr(new, field.attname)
     ]
+
+
+def _change_diff(
+    old: Model, new: Model, fields: Collection[str] | None = None
+) -> dict[str, Any] | None:
+    """``model_instance_diff(old, new, fields_to_check=fields)``, computed over the fields whose
+    stored values differ (equal stored values give equal values in the diff, so the others never
+    appear in it)."""
+    differing = _differing(old, new)
+    if fields is not None:
+        differing = [name for name in differing if name in fields]
     if not differing:
         return None
     changes: dict[str, Any] | None = model_instance_diff(old, new, fields_to_check=differing)

@@ -5,18 +5,20 @@ use-case of this package (``lifecycle``, ``results``) and are called from nowher
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Container, Iterable
 from datetime import datetime
 
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from common.errors import ConflictError, InvalidRequestError
 from games.selectors import User
+from players.models import Player
 from tournaments.draw import brackets, round_robin, swiss
 from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services.common import (
     SETTLED,
+    RowSaves,
     ambient_actor,
     audit,
     audit_bulk,
@@ -128,7 +130,9 @@ _STORED_STATUS = {
 
 def _withdrawn(tournament: Tournament) -> set[int | None]:
     return set(
-        tournament.entries.filter(status=Entry.Status.WITHDRAWN).values_list("pk", flat=True)
+        tournament.entries.filter(status=Entry.Status.WITHDRAWN)
+        .order_by()  # a set: not in the entries' order (a join on the tournament)
+        .values_list("pk", flat=True)
     )
 
 
@@ -152,15 +156,20 @@ def _bracket_advance(tournament: Tournament, row: TournamentMatch) -> set[int]:
     bye or a withdrawn player's forfeit decides at once feed, and so on. Each slot is computed
     from the slots that feed it (``brackets.slot_state``, what ``resolve`` computes for it in
     turn), so a result costs a few queries whatever the size of the bracket (docs/decisions.md
-    D73). Returns the entries whose results changed: ``row``'s players, and those of a match a
-    withdrawn player's forfeit decided at once."""
+    D73). The rows are saved with the audit entries auditlog would write, without its read of
+    each row before a save (``RowSaves``: they were read here, under the tournament's lock),
+    the entries of a pass written in one INSERT (docs/decisions.md D141). Returns the entries
+    whose results changed: ``row``'s players, and those of a match a withdrawn player's forfeit
+    decided at once."""
     stage = row.stage
     changed = {entry for entry in (row.entry_one_id, row.entry_two_id) if entry is not None}
     seeding = {int(number): entry for number, entry in tournament.brackets[stage]["seeds"].items()}
     states = {row.key: _stored_state(row)}
-    withdrawn = _withdrawn(tournament)
+    withdrawn = _WithdrawnWhenAsked(tournament)
     rounds = {row.round}
     decided = [row.key]
+    settled: dict[str, bool] = {}  # the rows brought up to date: whether each is settled
+    saves = RowSaves()
     while decided:
         feeding = [f"winner:{key}" for key in decided] + [
             f"loser:{key}{side}" for key in decided for side in ("", ":0", ":1")
@@ -171,47 +180,94 @@ def _bracket_advance(tournament: Tournament, row: TournamentMatch) -> set[int]:
             .order_by("id")  # play order: a slot after those that feed it
         )
         sources = {_source_key(text) for other in fed for text in other.sources} - {None}
-        for source in tournament.matches.filter(stage=stage, key__in=sources - set(states)):
-            states[source.key] = _stored_state(source)
+        missing = sources - set(states)
+        if missing:  # by key: in no particular order (no join on the tournament to sort)
+            for source in tournament.matches.filter(stage=stage, key__in=missing).order_by():
+                states[source.key] = _stored_state(source)
         decided = []
-        opening: list[TournamentMatch] = []
+        opening = _Opening(saves)
         for other in fed:
+            saves.read(other)
             before = _stored_state(other)
             state = brackets.slot_state(_bracket_match(other), len(seeding), seeding, states)
-            _slot_apply(tournament, other, state, withdrawn, opening=opening)
+            _slot_apply(tournament, other, state, withdrawn, opening=opening, saves=saves)
             states[other.key] = _stored_state(other)
+            settled[other.key] = other.status in SETTLED
             if states[other.key] != before and other.status in SETTLED:
                 decided.append(other.key)
                 rounds.add(other.round)
                 if other.status == MatchStatus.DONE:
                     changed.update(p for p in (other.entry_one_id, other.entry_two_id) if p)
         _bracket_open(tournament, opening)
-    _bracket_settle(tournament, stage, rounds)
+    saves.write()
+    # Each round in ``rounds`` had a match unsettled until now: ``row``, or one just decided.
+    _bracket_settle(
+        tournament, stage, rounds, unsettled=not all(settled.values()), unfinished=True
+    )
     return changed
+
+
+class _WithdrawnWhenAsked:
+    """The withdrawn entries of ``tournament`` (``_withdrawn``), read when first asked about:
+    only a match made ready asks (a result that makes none ready does not read them)."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        self._tournament = tournament
+        self._ids: set[int | None] | None = None
+
+    def __contains__(self, entry: object) -> bool:
+        if self._ids is None:
+            self._ids = _withdrawn(self._tournament)
+        return entry in self._ids
+
+
+class _Opening(list[TournamentMatch]):
+    """The rows a pass of ``_bracket_advance`` makes ready, and the saves that store them."""
+
+    def __init__(self, saves: RowSaves) -> None:
+        super().__init__()
+        self.saves = saves
 
 
 def _bracket_open(tournament: Tournament, rows: list[TournamentMatch]) -> None:
     """``match_open`` for each of ``rows`` (both players known, in play order), their games
     matches created in one INSERT for each run of rows with the same match length and options
     (``matches_create_many``, the rows ``match_create`` stores: D58), each row then saved once
-    with its players, its status and its match (docs/decisions.md D108)."""
+    with its players, its status and its match (docs/decisions.md D108); through the pass's
+    ``RowSaves`` when ``rows`` is an ``_Opening`` (D141)."""
     if not rows:
         return
     entries = [entry for row in rows for entry in (row.entry_one_id, row.entry_two_id) if entry]
-    players = {
-        entry.pk: entry.player
-        for entry in Entry.objects.filter(pk__in=entries).select_related("player")
+    players: dict[int, Player] = {
+        player.entry_id: player  # the players alone, each once (as ``matches_open_many``)
+        for player in Player.objects.filter(entries__pk__in=entries)
+        .annotate(entry_id=F("entries__pk"))
+        .order_by()
     }
     games_matches_create(tournament, rows, players)
+    saves = rows.saves if isinstance(rows, _Opening) else None
     for row in rows:
         row.status = MatchStatus.READY
-        row.save()
+        if saves is None:
+            row.save()
+        else:
+            saves.save(row)
 
 
-def _bracket_settle(tournament: Tournament, stage: str, rounds: set[int]) -> None:
+def _bracket_settle(
+    tournament: Tournament,
+    stage: str,
+    rounds: set[int],
+    *,
+    unsettled: bool = False,
+    unfinished: bool = False,
+) -> None:
     """Close the ``rounds`` of ``stage`` that are now settled, and finish the stage when every
-    match of it is."""
-    _rounds_update(tournament, stage, rounds)
+    match of it is; ``unsettled``: a row of the stage is known to be left unsettled (the stage
+    goes on: no need to look); ``unfinished``: as ``_rounds_update`` takes it."""
+    _rounds_update(tournament, stage, rounds, unfinished=unfinished)
+    if unsettled:
+        return
     if not tournament.matches.filter(stage=stage).exclude(status__in=SETTLED).exists():
         _stage_finish(tournament, stage)
 
@@ -251,13 +307,15 @@ def _slot_apply(
     tournament: Tournament,
     row: TournamentMatch,
     state: brackets.SlotState,
-    withdrawn: set[int | None],
+    withdrawn: Container[int | None],
     *,
     opening: list[TournamentMatch] | None = None,
+    saves: RowSaves | None = None,
 ) -> bool:
     """Bring one row in line with its resolved state; True when it added a result. A row that
     becomes ready is opened at once, or, given ``opening``, added to it for ``_bracket_open``
-    (its players and status set, not yet saved)."""
+    (its players and status set, not yet saved). ``saves``: the row is saved through them (it
+    was read by them: ``RowSaves.read``), not with ``save()``."""
     if row.status == MatchStatus.DONE:
         return False
     players = state.players
@@ -266,7 +324,7 @@ def _slot_apply(
         status = MatchStatus.BYE if state.status == Slot.BYE else MatchStatus.VOID
         if same_players and row.status == status and row.winner_id == state.winner:
             return False
-        _slot_fill(row, players, status, state.winner)
+        _slot_fill(row, players, status, state.winner, saves=saves)
         return state.winner is not None
     if state.status == Slot.READY and same_players and row.match_id is not None:
         return False
@@ -277,18 +335,18 @@ def _slot_apply(
     if status == MatchStatus.READY and not out:
         # One save of the row, by match_open: its players, its status and its games match in
         # one audit entry (D108), not the players in one and the match in the next.
-        _slot_fill(row, players, status, None, save=False)
+        _slot_fill(row, players, status, None, save=False, saves=saves)
         if opening is None:
             match_open(tournament, row)
         else:
             opening.append(row)
         return False
-    _slot_fill(row, players, status, None)
+    _slot_fill(row, players, status, None, saves=saves)
     if out:
         winner = players[1] if players[0] in out else players[0]
         row.status, row.winner_id, row.is_forfeit = MatchStatus.DONE, winner, True
         row.finished_at = timezone.now()
-        row.save()
+        _row_save(row, saves)
         return True
     return False
 
@@ -300,6 +358,7 @@ def _slot_fill(
     winner: int | None,
     *,
     save: bool = True,
+    saves: RowSaves | None = None,
 ) -> None:
     """Set the row's players, status and winner (saved unless ``save`` is false, when the
     caller saves it), after deleting an unstarted games match drawn for other players."""
@@ -307,12 +366,21 @@ def _slot_fill(
         if has_started(row.match):
             raise ConflictError(f"match {row.key} has already started; it cannot be redrawn")
         match, row.match = row.match, None
-        row.save(update_fields=["match"])
+        _row_save(row, saves, update_fields=["match"])
         match.delete()
     row.entry_one_id, row.entry_two_id = players
     row.status, row.winner_id = status, winner
     if save:
-        row.save()
+        _row_save(row, saves)
+
+
+def _row_save(
+    row: TournamentMatch, saves: RowSaves | None, *, update_fields: list[str] | None = None
+) -> None:
+    if saves is None:
+        row.save(update_fields=update_fields)
+    else:
+        saves.save(row, update_fields=update_fields)
 
 
 # --- round robin (groups, optional knock-out) and Swiss --------------------------------------
@@ -566,10 +634,30 @@ def _rounds_create_many(
     audit_bulk(user, created=rounds)
 
 
-def _rounds_update(tournament: Tournament, stage: str, numbers: Collection[int]) -> None:
+def _rounds_update(
+    tournament: Tournament, stage: str, numbers: Collection[int], *, unfinished: bool = False
+) -> None:
     """Mark finished those of the rounds ``numbers`` of ``stage`` whose matches are all
-    settled, in two queries whatever their number (and a save for each round it finishes)."""
-    rounds = list(tournament.rounds.filter(stage=stage, is_finished=False, number__in=numbers))
+    settled, in two queries whatever their number (and a save for each round it finishes).
+    ``unfinished``: each of these rounds had a match unsettled until now (so it is not
+    finished, and has matches): the rounds still holding an unsettled match are read first, in
+    one query, and the others only when there are any (docs/decisions.md D141)."""
+    if unfinished:
+        open_rounds = set(
+            tournament.matches.filter(stage=stage, round__in=numbers)
+            .exclude(status__in=SETTLED)
+            .order_by()
+            .values_list("round", flat=True)
+            .distinct()
+        )
+        numbers = set(numbers) - open_rounds
+        if not numbers:
+            return
+    rounds = list(
+        tournament.rounds.filter(stage=stage, is_finished=False, number__in=numbers).order_by(
+            "number"  # the rounds' order in their stage, without a join on the tournament
+        )
+    )
     if not rounds:
         return
     counts = {

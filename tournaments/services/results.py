@@ -20,7 +20,7 @@ from games.selectors import User
 from tournaments.draw import brackets
 from tournaments.models import Entry, Round, Stage, Tournament, TournamentMatch
 from tournaments.services import formats
-from tournaments.services.common import audit, has_started, organiser_action
+from tournaments.services.common import RowSaves, audit, has_started, organiser_action
 from tournaments.services.standings import bracket_states, standings_enqueue
 
 MatchStatus = TournamentMatch.Status
@@ -34,10 +34,19 @@ def tournament_match_record(*, match: Match) -> TournamentMatch | None:
     report that ended the match (the organiser who entered, confirmed or overrode it, or the
     opponent who confirmed it), with that report's id. A forfeit is recorded under the actor of
     the caller's audit context (the organiser who declared it, the withdrawing player); a match
-    played out online under none."""
-    row = TournamentMatch.objects.filter(match=match).first()
-    if row is None:
+    played out online under none.
+
+    The row is read once, locked, and saved without auditlog's read of it (``RowSaves``,
+    docs/decisions.md D141)."""
+    found = (
+        TournamentMatch.objects.filter(match=match)
+        .order_by()  # one row at most: no join on the tournament to sort
+        .values_list("pk", "tournament_id")
+        .first()
+    )
+    if found is None:
         return None
+    row_id, tournament_id = found
     report = _deciding_report(match)
     actor = report.responded_by if report is not None else None
     with transaction.atomic(), set_actor(actor) if actor else nullcontext():
@@ -45,16 +54,20 @@ def tournament_match_record(*, match: Match) -> TournamentMatch | None:
         tournament = (
             Tournament.objects.select_for_update(no_key=True, of=("self",))
             .select_related("created_by")
-            .get(pk=row.tournament_id)
+            .get(pk=tournament_id)
         )
         row = (
             TournamentMatch.objects.select_for_update(no_key=True, of=("self",))
             .select_related("entry_one", "entry_two")
-            .get(pk=row.pk)
+            .get(pk=row_id)
         )
         row.tournament = tournament  # its name is in the audit trail's text of the row
         first = row.status != MatchStatus.DONE
+        saves = RowSaves()
+        saves.read(row)
         _outcome_store(row, match)
+        saves.save(row)
+        saves.write()
         audit(
             tournament,
             actor,
@@ -92,7 +105,6 @@ def _outcome_store(row: TournamentMatch, match: Match) -> None:
     row.is_forfeit = match.status == Match.Status.FORFEITED
     row.status = MatchStatus.DONE
     row.finished_at = timezone.now()
-    row.save()
 
 
 def _games_won(row: TournamentMatch, match: Match | None) -> tuple[int | None, int | None]:

@@ -396,7 +396,9 @@ def _bracket_update(
         entry: (pk, (rank, rank_last))
         for pk, entry, rank, rank_last in Standing.objects.filter(
             tournament=tournament, section=stage
-        ).values_list("pk", "entry_id", "rank", "rank_last")
+        )
+        .order_by()  # by entry: no order needed (nor the join on the tournament it takes)
+        .values_list("pk", "entry_id", "rank", "rank_last")
     }
     seed_of = {entry: int(seed) for seed, entry in seeds.items()}
     if set(placed) != set(seed_of):
@@ -515,7 +517,7 @@ def _stored(
 ) -> dict[tuple[str, int], tuple[int, StandingRow]]:
     """The stored rows of ``tournament`` (of ``sections``, of ``entries`` only, when given),
     by (section, entry): each row's id and its values as a ``StandingRow``."""
-    query = Standing.objects.filter(tournament=tournament)
+    query = Standing.objects.filter(tournament=tournament).order_by()  # by key: no order
     if sections is not None:
         query = query.filter(section__in=list(sections))
     if entries is not None:
