@@ -12,22 +12,27 @@ player (``Player.computer``: its strength). The computer is the variant's evalua
 
 Cube (D132): the computer never doubles and always takes. A hint (the best play for the human's
 dice on the table) is given in a practice match only, to its human player, on their turn; in any
-other match the game is not found for a hint (404).
+other match the game is not found for a hint (404). The hint looks 1 ply ahead
+(games.analysis.ply, D151) when that takes at most ``settings.HINT_SECONDS`` (0.5 s), else it
+gives the 0-ply best; it says which (``depth``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
 
 from common.errors import ConflictError, NotAllowedError
 from games import chances, selectors
 from games.analysis.net import equity
 from games.analysis.player import evaluate_plays
+from games.analysis.ply import search_plays
 from games.engine.generate import Outcome
 from games.errors import GameNotFoundError
 from games.models import Game, Match
@@ -96,12 +101,13 @@ def choose(game: Game, outcomes: Sequence[Outcome], strength: str) -> int:
 @dataclass(frozen=True, slots=True)
 class Hint:
     """The best play for the dice on the table (``moves``: the engine's notation, as a play
-    is submitted) and its cubeless equity for the mover."""
+    is submitted), its cubeless equity for the mover and the depth that found it (0 or 1 ply)."""
 
     game: Game
     moves: list[str]
     text: str
     equity: float
+    depth: int = 0
 
 
 def practice_hint(*, user: User, game: int) -> Hint:
@@ -124,14 +130,23 @@ def practice_hint(*, user: User, game: int) -> Hint:
     network = chances.evaluator(row.variant)
     if network is None:
         raise ConflictError(gettext("no evaluator is installed for %s") % row.variant)
-    evaluated = evaluate_plays(
-        network, row.variant, game_position(row), outcomes, match_options(row.match)
+    deadline = time.monotonic() + settings.HINT_SECONDS
+    searched = search_plays(
+        network,
+        row.variant,
+        game_position(row),
+        outcomes,
+        match_options(row.match),
+        deadline=deadline,
     )
-    best = evaluated.best()
+    depth = 1 if searched.complete else 0  # cut short by the deadline: the 0-ply best
+    values = equity(searched.chances if depth else searched.zero_ply)
+    best = searched.best() if depth else int(np.argmax(values))
     play = outcomes[best].play
     return Hint(
         game=row,
         moves=play.to_json(),
         text=str(play) or gettext("no move"),
-        equity=float(equity(evaluated.chances)[best]),
+        equity=float(values[best]),
+        depth=depth,
     )

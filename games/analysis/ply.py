@@ -30,6 +30,7 @@ those at 1-ply; the others keep their 0-ply values and are never chosen.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -56,9 +57,7 @@ MARGIN = 0.1  # and any other within this much cubeless equity of the 0-ply best
 LIMIT = 8  # but no more than this many (besides ``include``)
 
 
-def reply_chances(
-    network: Network, variant: str, position: Position, options: Options
-) -> Array:
+def reply_chances(network: Network, variant: str, position: Position, options: Options) -> Array:
     """The outcome probabilities (3,) of ``position`` for ITS side to move, that side playing
     its best 0-ply play for each roll (or for the dice it owes), averaged over the rolls.
     ``position`` must not be over (a play that ends the game has its result instead)."""
@@ -152,12 +151,14 @@ def candidates(
 @dataclass(slots=True)
 class Searched:
     """The plays of one decision: ``chances`` (n, 3) in the mover's view, 1-ply for the plays
-    in ``deep`` and 0-ply (``zero_ply``) for the others, which the filter left out."""
+    in ``deep`` and 0-ply (``zero_ply``) for the others, which the filter left out (or the
+    deadline: then ``complete`` is false). A decision of one play is not searched."""
 
     outcomes: Sequence[Outcome]
     chances: Array
     zero_ply: Array
     deep: list[int]
+    complete: bool = True
 
     def best(self) -> int:
         """The play of highest 1-ply equity (only the plays looked at 1-ply deep compete)."""
@@ -176,16 +177,24 @@ def search_plays(
     margin: float = MARGIN,
     limit: int = LIMIT,
     include: Sequence[int] = (),
+    deadline: float | None = None,
 ) -> Searched:
     """``outcomes`` (``position.turn``'s legal plays) evaluated at 0-ply, then the filter's
-    candidates (``candidates``) at 1-ply."""
+    candidates (``candidates``) at 1-ply, best 0-ply first. With a ``deadline``
+    (``time.monotonic()``) the search stops once it has passed: the plays searched by then are
+    in ``deep`` (at least the 0-ply best) and ``complete`` is false."""
     evaluated = evaluate_plays(network, variant, position, outcomes, options)
     zero = evaluated.chances
     chances = zero.copy()
-    deep = candidates(zero, keep=keep, margin=margin, limit=limit, include=include)
-    if len(outcomes) > 1:
-        for index in deep:
-            chances[index] = after_chances(network, variant, position.turn, outcomes[index], options)
+    wanted = candidates(zero, keep=keep, margin=margin, limit=limit, include=include)
+    if len(outcomes) < 2:
+        return Searched(outcomes, chances, zero, wanted)
+    deep: list[int] = []
+    for index in wanted:
+        if deadline is not None and deep and time.monotonic() > deadline:
+            return Searched(outcomes, chances, zero, deep, complete=False)
+        chances[index] = after_chances(network, variant, position.turn, outcomes[index], options)
+        deep.append(index)
     return Searched(outcomes, chances, zero, deep)
 
 

@@ -586,6 +586,7 @@ class GameHintView(APIView):
                 "moves": hint.moves,
                 "text": hint.text,
                 "equity": round(hint.equity, 4),
+                "lookahead": f"{hint.depth}-ply",
             }
         )
 
