@@ -200,3 +200,44 @@ def test_no_hint_button_in_other_matches(weights, alice, online_match, client):
     page = client.get(f"/matches/{online_match.pk}/").content.decode()
     assert "practice-hint" not in page
     assert client.get(f"/api/v1/matches/{online_match.pk}/hint/").status_code == 404
+
+
+def hint_position(alice, eager):
+    """A practice game with alice to play dice that leave her more than two plays."""
+    rng = random.Random(5)
+    match = practice(alice, strength="strong")
+    for _ in range(200):
+        game = selectors.current_game(match)
+        if not selectors.is_roll_due(game) and len(selectors.game_legal_plays(game)) > 2:
+            return game
+        human_move(game, alice, rng)
+    raise AssertionError("no decision with a choice")
+
+
+@pytest.mark.parametrize(("seconds", "depth"), [(60.0, 1), (0.0, 0)])
+def test_the_hint_looks_1_ply_ahead_when_it_has_the_time(
+    weights, alice, eager, client_for, settings, seconds, depth
+):
+    """Within HINT_SECONDS the hint is the 1-ply search's best play; with no time at all it is
+    the 0-ply best (the search is cut after its first candidate); it says which."""
+    from games import chances
+    from games.analysis.net import equity
+    from games.analysis.player import evaluate_plays
+    from games.analysis.ply import search_plays
+    from games.state import game_position, match_options
+
+    game = hint_position(alice, eager)
+    settings.HINT_SECONDS = seconds
+    answer = client_for(alice).get(f"/api/v1/games/{game.pk}/hint/").json()
+    assert answer["lookahead"] == f"{depth}-ply"
+    outcomes = selectors.game_legal_plays(game)
+    network = chances.evaluator(game.variant)
+    position, options = game_position(game), match_options(game.match)
+    if depth:
+        searched = search_plays(network, game.variant, position, outcomes, options)
+        best, value = searched.best(), equity(searched.chances)[searched.best()]
+    else:
+        evaluated = evaluate_plays(network, game.variant, position, outcomes, options)
+        best, value = evaluated.best(), equity(evaluated.chances)[evaluated.best()]
+    assert answer["moves"] == outcomes[best].play.to_json()
+    assert answer["equity"] == pytest.approx(value, abs=1e-4)
