@@ -5,7 +5,9 @@ player (``Player.computer``: its strength). The computer is the variant's evalua
 (games/chances.py, the network of ``settings.ANALYSIS_WEIGHTS_DIR``) playing 0-ply
 (games/analysis/player.py): every legal play's resulting position evaluated, then
 
-- ``strong``: the best play by cubeless equity;
+- ``strong``: the best play by cubeless equity, looking one roll ahead
+  (games.analysis.ply; ``settings.PRACTICE_STRONG_DEPTH``, 1 by default, 0 for the 0-ply best;
+  D151);
 - ``club`` and ``beginner``: a play drawn with probability softmax(equity / temperature), the
   temperature the strength's (0.05 and 0.25 points of equity), from a generator seeded by the
   game's dice seed and the ply, so the same game replays to the same choices.
@@ -13,8 +15,9 @@ player (``Player.computer``: its strength). The computer is the variant's evalua
 Cube (D132): the computer never doubles and always takes. A hint (the best play for the human's
 dice on the table) is given in a practice match only, to its human player, on their turn; in any
 other match the game is not found for a hint (404). The hint looks 1 ply ahead
-(games.analysis.ply, D151) when that takes at most ``settings.HINT_SECONDS`` (0.5 s), else it
-gives the 0-ply best; it says which (``depth``).
+(games.analysis.ply, D151) when that takes at most ``settings.HINT_SECONDS`` (0.5 s; the search
+stops after the candidate that passes it; 0: no search), else it gives the 0-ply best; it says
+which (``depth``).
 """
 
 from __future__ import annotations
@@ -84,10 +87,11 @@ def choose(game: Game, outcomes: Sequence[Outcome], strength: str) -> int:
     network = chances.evaluator(game.variant)
     if network is None:
         raise ConflictError(gettext("no evaluator is installed for %s") % game.variant)
-    evaluated = evaluate_plays(
-        network, game.variant, game_position(game), outcomes, match_options(game.match)
-    )
+    position, options = game_position(game), match_options(game.match)
     temperature = STRENGTHS.get(strength, 0.0)
+    if temperature <= 0 and settings.PRACTICE_STRONG_DEPTH == 1:
+        return search_plays(network, game.variant, position, outcomes, options).best()
+    evaluated = evaluate_plays(network, game.variant, position, outcomes, options)
     if temperature <= 0:
         return evaluated.best()
     values = equity(evaluated.chances) / temperature
@@ -130,18 +134,19 @@ def practice_hint(*, user: User, game: int) -> Hint:
     network = chances.evaluator(row.variant)
     if network is None:
         raise ConflictError(gettext("no evaluator is installed for %s") % row.variant)
-    deadline = time.monotonic() + settings.HINT_SECONDS
-    searched = search_plays(
-        network,
-        row.variant,
-        game_position(row),
-        outcomes,
-        match_options(row.match),
-        deadline=deadline,
-    )
-    depth = 1 if searched.complete else 0  # cut short by the deadline: the 0-ply best
-    values = equity(searched.chances if depth else searched.zero_ply)
-    best = searched.best() if depth else int(np.argmax(values))
+    position, options = game_position(row), match_options(row.match)
+    seconds = settings.HINT_SECONDS
+    if seconds > 0:
+        deadline = time.monotonic() + seconds
+        searched = search_plays(
+            network, row.variant, position, outcomes, options, deadline=deadline
+        )
+        depth = 1 if searched.complete else 0  # cut short by the deadline: the 0-ply best
+        values = equity(searched.chances if depth else searched.zero_ply)
+        best = searched.best() if depth else int(np.argmax(values))
+    else:  # no time for a search: 0-ply
+        evaluated = evaluate_plays(network, row.variant, position, outcomes, options)
+        depth, values, best = 0, equity(evaluated.chances), evaluated.best()
     play = outcomes[best].play
     return Hint(
         game=row,

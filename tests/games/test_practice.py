@@ -241,3 +241,23 @@ def test_the_hint_looks_1_ply_ahead_when_it_has_the_time(
         best, value = evaluated.best(), equity(evaluated.chances)[evaluated.best()]
     assert answer["moves"] == outcomes[best].play.to_json()
     assert answer["equity"] == pytest.approx(value, abs=1e-4)
+
+
+@pytest.mark.parametrize("depth", [1, 0])
+def test_the_strong_computer_plays_1_ply_deep(weights, alice, eager, settings, depth):
+    from games import chances
+    from games import practice as practice_reads
+    from games.analysis.player import evaluate_plays
+    from games.analysis.ply import search_plays
+    from games.state import game_position, match_options
+
+    game = hint_position(alice, eager)
+    settings.PRACTICE_STRONG_DEPTH = depth
+    outcomes = selectors.game_legal_plays(game)
+    network = chances.evaluator(game.variant)
+    position, options = game_position(game), match_options(game.match)
+    if depth:
+        want = search_plays(network, game.variant, position, outcomes, options).best()
+    else:
+        want = evaluate_plays(network, game.variant, position, outcomes, options).best()
+    assert practice_reads.choose(game, outcomes, "strong") == want
