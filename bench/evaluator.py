@@ -1,4 +1,4 @@
-"""The evaluator's strength: a trained network (0-ply) against an opponent, per variant.
+"""The evaluator's strength: a trained network (0-ply, or 1-ply) against an opponent, per variant.
 
 The opponent (``--opponent``): ``random`` (uniform over the legal plays), ``pubeval``
 (Tesauro's public linear evaluator, Tabla only) or ``heuristic`` (a simple player of each game);
@@ -6,10 +6,13 @@ both are described in games/analysis/opponents.py. Each game draws its dice and 
 from a generator seeded by ``(seed, game)``; the network plays white in even games and black in
 odd ones. A tie (Tapa, both mothers pinned) counts half a win. Prints the win rate with its 95 %
 lower bound (Wilson score interval) and the points a game (mars 2) from the network's side; the
-weights' provenance comes from the file.
+weights' provenance comes from the file. ``--ply 1`` makes the network look one roll ahead
+(games/analysis/ply.py, the move filter's candidates against the 21 rolls, docs/decisions.md
+D151) and adds the CPU time of its decisions with a choice (median and 90th percentile, ms) and
+the 95 % interval of the win rate.
 
     .venv/bin/python bench/evaluator.py [--weights weights/] [--games 500] [--seed 7]
-        [--opponent random|pubeval|heuristic] [--variant tabla]
+        [--opponent random|pubeval|heuristic] [--variant tabla] [--ply 0|1]
     .venv/bin/python bench/evaluator.py --calibration [--games 200]
     .venv/bin/python bench/evaluator.py --gnubg [--games 500]
     .venv/bin/python bench/evaluator.py --latency [--positions 2000] [--rounds 3]
@@ -59,6 +62,7 @@ from games.analysis.gnubg_board import gnubg_board, in_contact  # noqa: E402
 from games.analysis.net import Network  # noqa: E402
 from games.analysis.opponents import OPPONENTS, choose, pips  # noqa: E402
 from games.analysis.player import evaluate_plays  # noqa: E402
+from games.analysis.ply import search_plays  # noqa: E402
 from games.engine import (  # noqa: E402
     BLACK,
     DEFAULT_OPTIONS,
@@ -84,23 +88,38 @@ def wilson_lower(wins: float, games: int, z: float = 1.96) -> float:
     return (centre - spread) / (1 + z * z / games)
 
 
+def wilson_upper(wins: float, games: int, z: float = 1.96) -> float:
+    """The upper end of the Wilson score interval (the lower one of the losses)."""
+    return 1.0 - wilson_lower(games - wins, games, z)
+
+
 def play(
     network: Network,
     variant: str,
     network_side: str,
     rng: random.Random,
     opponent: str = "random",
+    ply: int = 0,
+    times: list[float] | None = None,
 ) -> float:
     """One game; the network's points (negative when it loses, 0 for a tie or an unfinished
-    game)."""
+    game). At ``ply`` 1 the network searches its plays one roll deep; ``times`` collects the
+    CPU seconds of each of its decisions with a choice."""
     found = find_variant(variant)
     position = start_position(variant, rng.choice((WHITE, BLACK)))
     for _ in range(MAX_PLIES):
         dice = None if position.pending else [rng.randint(1, 6), rng.randint(1, 6)]
         outcomes = legal_plays(variant, position, dice)
         if position.turn == network_side:
-            evaluated = evaluate_plays(network, variant, position, outcomes, DEFAULT_OPTIONS)
-            outcome = outcomes[evaluated.best()]
+            start = time.process_time()
+            if ply == 1 and len(outcomes) > 1:
+                searched = search_plays(network, variant, position, outcomes, DEFAULT_OPTIONS)
+                outcome = outcomes[searched.best()]
+            else:
+                evaluated = evaluate_plays(network, variant, position, outcomes, DEFAULT_OPTIONS)
+                outcome = outcomes[evaluated.best()]
+            if times is not None and len(outcomes) > 1:
+                times.append(time.process_time() - start)
         elif opponent == "random":
             outcome = rng.choice(outcomes)
         else:
@@ -313,6 +332,7 @@ def main() -> None:
     parser.add_argument("--latency", action="store_true", help="one position's evaluation time")
     parser.add_argument("--positions", type=int, default=2000, help="--latency's positions")
     parser.add_argument("--rounds", type=int, default=3, help="--latency's rounds")
+    parser.add_argument("--ply", type=int, choices=(0, 1), default=0, help="the network's depth")
     args = parser.parse_args()
     variants = args.variant or VARIANT_NAMES
     if args.gnubg or (args.opponent == "pubeval" and not args.calibration and not args.latency):
@@ -374,10 +394,11 @@ def main() -> None:
             continue
         wins = ties = 0
         points = 0.0
+        times: list[float] = []
         for game in range(args.games):
             rng = random.Random(f"evaluator:{args.seed}:{game}")
             side = WHITE if game % 2 == 0 else BLACK
-            scored = play(network, variant, side, rng, args.opponent)
+            scored = play(network, variant, side, rng, args.opponent, args.ply, times)
             points += scored
             wins += scored > 0
             ties += scored == 0
@@ -388,6 +409,15 @@ def main() -> None:
             f"{100 * wilson_lower(score, args.games):>8.1f} {points / args.games:>12.2f} "
             f"{time.monotonic() - start:>5.0f}"
         )
+        if times:
+            ms = np.array(times) * 1000.0
+            print(
+                f"{'':<9} {args.ply}-ply: win % 95% interval "
+                f"{100 * wilson_lower(score, args.games):.1f}-"
+                f"{100 * wilson_upper(score, args.games):.1f}; {len(ms)} decisions with a "
+                f"choice, CPU ms median {np.median(ms):.1f}, p90 {np.percentile(ms, 90):.1f}, "
+                f"max {ms.max():.1f}"
+            )
 
 
 if __name__ == "__main__":

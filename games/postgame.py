@@ -1,10 +1,13 @@
 """The review of a finished match (issue 23 §3; docs/analysis.md "After the game").
 
-Every play of every game is compared with the evaluator's best play at 0-ply
-(games.analysis.review; docs/decisions.md D133): the game's turn log is replayed (games.replay),
+Every play of every game is compared with the evaluator's best play (games.analysis.review):
+at 1-ply by the task queued at the match's end (``settings.REVIEW_TASK_DEPTH``, docs/decisions.md
+D138, D151), at 0-ply when a reader finds a game not reviewed yet (D133): the deepest review
+cached is shown, and says its depth. The game's turn log is replayed (games.replay),
 each decision with more than one legal play gets the equity of the play made, of the best play
 and the error between them, in cubeless points for the mover. A game's review is cached under
-its last turn id and the network file's version, as its chances are (games/chances.py).
+its last turn id, the network file's version and the depth, as its chances are
+(games/chances.py).
 
 Shown only once the match is over, to everyone (docs/decisions.md D134): the players never see
 an evaluation during their own match, and a spectator not either, so that nobody watching can
@@ -27,7 +30,7 @@ from django.db.models import Max
 
 from common.errors import NotAllowedError
 from games import replay
-from games.analysis.review import Played, review_plays
+from games.analysis.review import DEPTHS, Played, review_plays
 from games.chances import NoEvaluatorError, evaluator_and_version, has_evaluator, is_over
 from games.engine import Position, start_position
 from games.models import Game, Match, Turn
@@ -89,15 +92,26 @@ class PlayerReview:
         }
 
 
+def lookahead(depths: set[int]) -> str:
+    """The depths the games of a review were judged at, as the API and the page say it:
+    ``0-ply``, ``1-ply``, or ``0-ply and 1-ply`` when some games were judged at each."""
+    return " and ".join(f"{depth}-ply" for depth in sorted(depths)) or "0-ply"
+
+
 @dataclass(frozen=True, slots=True)
 class MatchReview:
     match: Match
     players: list[PlayerReview]  # player one, player two
+    depths: frozenset[int] = frozenset({0})  # the depths its games were judged at
+
+    @property
+    def lookahead(self) -> str:
+        return lookahead(set(self.depths))
 
     def to_json(self) -> dict[str, Any]:
         return {
             "match": self.match.pk,
-            "lookahead": "0-ply",
+            "lookahead": self.lookahead,
             "equity": "cubeless",
             "players": [review.to_json() for review in self.players],
         }
@@ -117,30 +131,35 @@ def review_for(*, match: Match) -> MatchReview:
     if not is_over(match):
         raise NotAllowedError(NOT_OVER)
     games = _games(match)
-    keys, cached, _ = _rows(match, games)
+    found, _ = _rows(match, games, 0)
     one, two = match.player_one, match.player_two
     mistakes: dict[int, list[Mistake]] = {one.pk: [], two.pk: []}
     for game in games:
-        for row in cached[keys[game.pk]]:
+        for row in found[game.pk][1]:
             mistake = Mistake(*row)
             white = mistake.colour == "w"
             player = game.white_id if white else game.black_id
             mistakes[player].append(mistake)
-    return MatchReview(match, [_player_review(p, mistakes[p.pk]) for p in (one, two)])
+    depths = frozenset(depth for depth, _ in found.values())
+    return MatchReview(
+        match, [_player_review(p, mistakes[p.pk]) for p in (one, two)], depths or frozenset({0})
+    )
 
 
 def review_warm(*, match: int) -> int:
     """Review the finished match ``match`` into the cache, so that its first reader waits for
     nothing (the task queued at a match's end with a broker; docs/decisions.md D138): how many
     games it reviewed, 0 when all were cached, the match is on or has no evaluator. Idempotent;
-    at most ``REVIEW_WARM_GAMES`` games (a longer match's others are reviewed when read)."""
+    at most ``REVIEW_WARM_GAMES`` games (a longer match's others are reviewed when read). At
+    ``settings.REVIEW_TASK_DEPTH`` (1-ply by default, D151): a game cached at a lesser depth (a
+    reader was first) is reviewed again."""
     found = Match.objects.select_related("player_one", "player_two").filter(pk=match).first()
     if found is None or not is_over(found):
         return 0
     games = _games(found)[:REVIEW_WARM_GAMES]
     if not _evaluated({game.variant for game in games}):
         return 0
-    return len(_rows(found, games)[2])
+    return len(_rows(found, games, settings.REVIEW_TASK_DEPTH)[1])
 
 
 def review_queued(match: Match) -> bool:
@@ -161,24 +180,35 @@ def _evaluated(variants: set[str]) -> bool:
     return bool(variants) and all(has_evaluator(variant) for variant in variants)
 
 
-def _rows(match: Match, games: list[Game]) -> tuple[dict[int, str], dict[str, Any], list[Game]]:
-    """Each game's cache key and review rows (the cached ones, the others reviewed now and
-    cached: all the uncached games' turns in one query), and the games reviewed now. Raises
-    NoEvaluatorError when a variant of ``games`` has no evaluator."""
+def _rows(
+    match: Match, games: list[Game], depth: int
+) -> tuple[dict[int, tuple[int, list[Any]]], list[Game]]:
+    """Each game's depth and review rows, and the games reviewed now: a game's deepest cached
+    review of at least ``depth`` plies, the others reviewed now at ``depth`` and cached (all
+    their turns in one query). Raises NoEvaluatorError when a variant of ``games`` has no
+    evaluator."""
     for variant in sorted({game.variant for game in games}):
         if not has_evaluator(variant):
             raise NoEvaluatorError(variant)
-    keys = {game.pk: _key(game) for game in games}
+    keys = {(game.pk, d): _key(game, d) for game in games for d in DEPTHS if d >= depth}
     cached: dict[str, Any] = cache.get_many(list(keys.values()))
-    missing = [game for game in games if keys[game.pk] not in cached]
+    found: dict[int, tuple[int, list[Any]]] = {}
+    for game in games:
+        for d in sorted((d for d in DEPTHS if d >= depth), reverse=True):
+            if keys[game.pk, d] in cached:
+                found[game.pk] = (d, cached[keys[game.pk, d]])
+                break
+    missing = [game for game in games if game.pk not in found]
     if missing:
         turns: dict[int, list[Turn]] = defaultdict(list)
         for turn in Turn.objects.filter(game__in=missing).order_by("game_id", "ply"):
             turns[turn.game_id].append(turn)
-        fresh = {keys[g.pk]: _review_game(match, g, turns[g.pk]) for g in missing}
-        cache.set_many(fresh, settings.CHANCES_CACHE_SECONDS)
-        cached |= fresh
-    return keys, cached, missing
+        fresh = {g.pk: _review_game(match, g, turns[g.pk], depth) for g in missing}
+        cache.set_many(
+            {keys[pk, depth]: rows for pk, rows in fresh.items()}, settings.CHANCES_CACHE_SECONDS
+        )
+        found |= {pk: (depth, rows) for pk, rows in fresh.items()}
+    return found, missing
 
 
 def _player_review(player: Player, decisions: list[Mistake]) -> PlayerReview:
@@ -188,16 +218,16 @@ def _player_review(player: Player, decisions: list[Mistake]) -> PlayerReview:
     )
 
 
-def _key(game: Any) -> str:
+def _key(game: Any, depth: int) -> str:
     loaded = evaluator_and_version(game.variant)
     if loaded is None:
         raise NoEvaluatorError(game.variant)
-    return f"review:v2:{game.pk}:{game.last_turn or 0}:{game.variant}:{loaded[1]}"
+    return f"review:v3:{game.pk}:{game.last_turn or 0}:{game.variant}:{loaded[1]}:{depth}"
 
 
-def _review_game(match: Match, game: Game, turns: list[Turn]) -> list[tuple[Any, ...]]:
-    """Replay the game's log and review its plays: one row a decision with a choice (the fields
-    of a Mistake). A log that breaks the rules is reviewed up to there."""
+def _review_game(match: Match, game: Game, turns: list[Turn], depth: int) -> list[tuple[Any, ...]]:
+    """Replay the game's log and review its plays at ``depth``: one row a decision with a choice
+    (the fields of a Mistake). A log that breaks the rules is reviewed up to there."""
     loaded = evaluator_and_version(game.variant)
     if loaded is None:
         raise NoEvaluatorError(game.variant)
@@ -217,7 +247,7 @@ def _review_game(match: Match, game: Game, turns: list[Turn]) -> list[tuple[Any,
     except replay.ReplayError:
         pass  # verify_games reports it; the review stops there, as the chances do
     rows = []
-    for item in review_plays(loaded[0], game.variant, options, played):
+    for item in review_plays(loaded[0], game.variant, options, played, depth=depth):
         ply, kind, dice = where[item.index]
         rows.append(
             (

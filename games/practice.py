@@ -5,29 +5,37 @@ player (``Player.computer``: its strength). The computer is the variant's evalua
 (games/chances.py, the network of ``settings.ANALYSIS_WEIGHTS_DIR``) playing 0-ply
 (games/analysis/player.py): every legal play's resulting position evaluated, then
 
-- ``strong``: the best play by cubeless equity;
+- ``strong``: the best play by cubeless equity, looking one roll ahead
+  (games.analysis.ply; ``settings.PRACTICE_STRONG_DEPTH``, 1 by default, 0 for the 0-ply best;
+  D151);
 - ``club`` and ``beginner``: a play drawn with probability softmax(equity / temperature), the
   temperature the strength's (0.05 and 0.25 points of equity), from a generator seeded by the
   game's dice seed and the ply, so the same game replays to the same choices.
 
 Cube (D132): the computer never doubles and always takes. A hint (the best play for the human's
 dice on the table) is given in a practice match only, to its human player, on their turn; in any
-other match the game is not found for a hint (404).
+other match the game is not found for a hint (404). The hint looks 1 ply ahead
+(games.analysis.ply, D151) when that takes at most ``settings.HINT_SECONDS`` (0.5 s; the search
+stops after the candidate that passes it; 0: no search), else it gives the 0-ply best; it says
+which (``depth``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
 
 from common.errors import ConflictError, NotAllowedError
 from games import chances, selectors
 from games.analysis.net import equity
 from games.analysis.player import evaluate_plays
+from games.analysis.ply import search_plays
 from games.engine.generate import Outcome
 from games.errors import GameNotFoundError
 from games.models import Game, Match
@@ -79,10 +87,11 @@ def choose(game: Game, outcomes: Sequence[Outcome], strength: str) -> int:
     network = chances.evaluator(game.variant)
     if network is None:
         raise ConflictError(gettext("no evaluator is installed for %s") % game.variant)
-    evaluated = evaluate_plays(
-        network, game.variant, game_position(game), outcomes, match_options(game.match)
-    )
+    position, options = game_position(game), match_options(game.match)
     temperature = STRENGTHS.get(strength, 0.0)
+    if temperature <= 0 and settings.PRACTICE_STRONG_DEPTH == 1:
+        return search_plays(network, game.variant, position, outcomes, options).best()
+    evaluated = evaluate_plays(network, game.variant, position, outcomes, options)
     if temperature <= 0:
         return evaluated.best()
     values = equity(evaluated.chances) / temperature
@@ -97,14 +106,15 @@ def choose(game: Game, outcomes: Sequence[Outcome], strength: str) -> int:
 class Hint:
     """The best play for the dice on the table (``moves``: the engine's notation, as a play
     is submitted; ``play``: its index among the game's legal plays, the number the match
-    page's step graph gives it, so that the page draws it on the board: D146) and its
-    cubeless equity for the mover."""
+    page's step graph gives it, so that the page draws it on the board: D146), its cubeless
+    equity for the mover and the depth that found it (0 or 1 ply)."""
 
     game: Game
     moves: list[str]
     play: int
     text: str
     equity: float
+    depth: int = 0
 
 
 def practice_hint(*, user: User, game: int) -> Hint:
@@ -127,15 +137,25 @@ def practice_hint(*, user: User, game: int) -> Hint:
     network = chances.evaluator(row.variant)
     if network is None:
         raise ConflictError(gettext("no evaluator is installed for %s") % row.variant)
-    evaluated = evaluate_plays(
-        network, row.variant, game_position(row), outcomes, match_options(row.match)
-    )
-    best = evaluated.best()
+    position, options = game_position(row), match_options(row.match)
+    seconds = settings.HINT_SECONDS
+    if seconds > 0:
+        deadline = time.monotonic() + seconds
+        searched = search_plays(
+            network, row.variant, position, outcomes, options, deadline=deadline
+        )
+        depth = 1 if searched.complete else 0  # cut short by the deadline: the 0-ply best
+        values = equity(searched.chances if depth else searched.zero_ply)
+        best = searched.best() if depth else int(np.argmax(values))
+    else:  # no time for a search: 0-ply
+        evaluated = evaluate_plays(network, row.variant, position, outcomes, options)
+        depth, values, best = 0, equity(evaluated.chances), evaluated.best()
     play = outcomes[best].play
     return Hint(
         game=row,
         moves=play.to_json(),
         play=best,
         text=str(play) or gettext("no move"),
-        equity=float(equity(evaluated.chances)[best]),
+        equity=float(values[best]),
+        depth=depth,
     )

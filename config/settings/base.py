@@ -305,6 +305,13 @@ CELERY_TASK_EAGER_PROPAGATES = CELERY_TASK_ALWAYS_EAGER
 # A match's end queues its review (games.postgame.review_warm) only where a broker runs the tasks:
 # run eagerly it would add seconds to the match-ending request (docs/decisions.md D138).
 REVIEW_AT_MATCH_END = not CELERY_TASK_ALWAYS_EAGER
+# The depth that task reviews at (1: each candidate against the 21 rolls, D151); a reader who
+# finds a game not reviewed yet gets it at 0-ply at once (D133).
+REVIEW_TASK_DEPTH = env_int("REVIEW_TASK_DEPTH", 1)
+# The practice hint looks 1 ply ahead within this many seconds, else it gives the 0-ply best (D151).
+HINT_SECONDS = float(os.environ.get("HINT_SECONDS", "0.5"))
+# The strongest practice computer plays 1 ply deep (0: its 0-ply best), D151.
+PRACTICE_STRONG_DEPTH = env_int("PRACTICE_STRONG_DEPTH", 1)
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"

@@ -17,6 +17,10 @@ if not env_bool("CELERY_TEST_REAL_BROKER"):
     CELERY_TASK_EAGER_PROPAGATES = True
     REVIEW_AT_MATCH_END = False
 
+# The review task at 0-ply, as a reader computes it: fast; the tests of 1-ply set it to 1, and
+REVIEW_TASK_DEPTH = 0
+HINT_SECONDS = 0.0  # so is the hint: a test of the 1-ply hint gives it time
+
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,
     "DEFAULT_THROTTLE_RATES": {

@@ -6,6 +6,9 @@ Pure Python and numpy beside the rules engine (games/engine), nothing of Django.
 - ``net``: the network (one sigmoid hidden layer, three outputs), its gradient, TD(lambda)
   with eligibility traces, weights saved as .npz with their provenance;
 - ``player``: 0-ply play, every legal play's position after it evaluated in one batch;
+- ``ply``: 1-ply lookahead, a play against the 21 rolls and the best reply to each, behind a
+  move filter;
+- ``review``: a game's plays against the best one, at 0 or 1 ply;
 - ``train``: self-play training, ``python -m games.analysis.train --variant tapa --games N``;
 - ``opponents``: what bench/evaluator.py measures the networks against (pubeval for Tabla, a
   heuristic player per game);

@@ -5,8 +5,11 @@ own, as the engine models it) with more than one legal play, the play made and t
 0-ply evaluation (games.analysis.player.evaluate_plays), each with its cubeless equity for the
 mover, and the error: best minus made, never below 0. Plays that reach the same state are one
 play (the engine lists one play per end state), so a play is "forced" when every legal way of
-playing the dice ends in the same state; forced decisions are skipped. 0-ply only
-(docs/decisions.md D133).
+playing the dice ends in the same state; forced decisions are skipped.
+
+``depth`` 0 judges at 0-ply (docs/decisions.md D133); 1 at 1-ply (games.analysis.ply, D151): the
+move filter's candidates and the play made, each against the 21 rolls and the best reply; the
+best play is the best of them at 1-ply, the error the difference of the two 1-ply equities.
 
 No Django: the caller replays the game's turn log (games.replay) and hands the positions in.
 """
@@ -21,6 +24,9 @@ from games.engine.generate import Outcome
 
 from .net import Network, equity
 from .player import evaluate_plays
+from .ply import search_plays
+
+DEPTHS = (0, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +57,18 @@ class Reviewed:
 
 
 def review_plays(
-    network: Network, variant: str, options: Options, plays: Iterable[Played]
+    network: Network,
+    variant: str,
+    options: Options,
+    plays: Iterable[Played],
+    *,
+    depth: int = 0,
 ) -> list[Reviewed]:
-    """Every decision of ``plays`` with more than one legal play, compared with the best one.
-    Raises the engine's IllegalPlayError for a play that is not legal in its position."""
+    """Every decision of ``plays`` with more than one legal play, compared with the best one
+    at ``depth`` (0 or 1). Raises the engine's IllegalPlayError for a play that is not legal in
+    its position."""
+    if depth not in DEPTHS:
+        raise ValueError(f"a review looks 0 or 1 ply ahead, not {depth}")
     reviewed = []
     for index, played in enumerate(plays):
         dice = None if played.dice is None else list(played.dice)
@@ -63,9 +77,16 @@ def review_plays(
             continue
         made = check_play(variant, played.position, dice, played.play, options)
         made_index = next(i for i, o in enumerate(outcomes) if o.node == made.node)
-        evaluated = evaluate_plays(network, variant, played.position, outcomes, options)
-        equities = equity(evaluated.chances)
-        best_index = evaluated.best()
+        if depth == 1:
+            searched = search_plays(
+                network, variant, played.position, outcomes, options, include=[made_index]
+            )
+            equities = equity(searched.chances)
+            best_index = searched.best()
+        else:
+            evaluated = evaluate_plays(network, variant, played.position, outcomes, options)
+            equities = equity(evaluated.chances)
+            best_index = evaluated.best()
         if equities[made_index] >= equities[best_index]:
             best_index = made_index  # a tie with the best is no mistake, and shows the play made
         reviewed.append(

@@ -781,3 +781,6 @@ class HintSerializer(serializers.Serializer[Any]):
     )
     text = serializers.CharField()
     equity = serializers.FloatField(help_text="the play's cubeless equity for you, in points")
+    lookahead = serializers.CharField(
+        help_text="the depth that found the play: 1-ply within the time allowed, else 0-ply"
+    )

@@ -587,6 +587,7 @@ class GameHintView(APIView):
                 "play": hint.play,
                 "text": hint.text,
                 "equity": round(hint.equity, 4),
+                "lookahead": f"{hint.depth}-ply",
             }
         )
 

@@ -267,3 +267,64 @@ def test_the_task_does_nothing_for_a_match_that_is_on(weights, online_match):
     game_play_random(game=online_match.games.get(number=1), rng=random.Random(3), max_decisions=6)
     assert postgame.review_warm(match=online_match.pk) == 0
     assert postgame.review_warm(match=0) == 0
+
+
+# --- the depth: 1-ply by the task, 0-ply on a reader's first look (docs/decisions.md D151) -----
+
+
+def game_errors(match, game, weights, depth) -> dict[int, float]:
+    """Per player, the total error of ``game``'s decisions judged at ``depth``, worked out from
+    the stored turns with the 0-ply player or the 1-ply search."""
+    from games.analysis.ply import search_plays
+
+    options = match_options(match)
+    network = Network.load(weights[game.variant])
+    totals = {match.player_one.pk: 0.0, match.player_two.pk: 0.0}
+    before = start_position(game.variant, "w")
+    for turn in Turn.objects.filter(game=game).order_by("ply"):
+        after = Position.from_json(turn.position_after)
+        if turn.kind in ("roll", "pending"):
+            dice = None if turn.kind == "pending" else turn.dice
+            outcomes = legal_plays(game.variant, before, dice, options)
+            if len(outcomes) > 1:
+                made = next(i for i, o in enumerate(outcomes) if o.position == after)
+                if depth:
+                    searched = search_plays(
+                        network, game.variant, before, outcomes, options, include=[made]
+                    )
+                    values = equity(searched.chances)
+                    best = values[searched.best()]
+                else:
+                    values = equity(
+                        evaluate_plays(network, game.variant, before, outcomes, options).chances
+                    )
+                    best = max(values)
+                totals[game.player_of(before.turn).pk] += float(max(0.0, best - values[made]))
+        before = after
+    return totals
+
+
+def test_the_task_reviews_at_1_ply_and_a_reader_sees_the_deepest_review(
+    weights, finished, spectator, client_for, settings, monkeypatch
+):
+    client = client_for(spectator)
+    first = client.get(review_url(finished)).json()
+    assert first["lookahead"] == "0-ply"  # a reader before the task: 0-ply at once
+    settings.REVIEW_TASK_DEPTH = 1
+    monkeypatch.setattr(postgame, "REVIEW_WARM_GAMES", 1)
+    assert postgame.review_warm(match=finished.pk) == 1  # game 1 again, 1 ply deep
+    assert postgame.review_warm(match=finished.pk) == 0  # idempotent
+    data = client.get(review_url(finished)).json()
+    games = list(finished.games.order_by("number"))
+    assert data["lookahead"] == ("1-ply" if len(games) == 1 else "0-ply and 1-ply")
+    want = {pk: 0.0 for pk in (finished.player_one.pk, finished.player_two.pk)}
+    for game in games:
+        for pk, total in game_errors(finished, game, weights, int(game.number == 1)).items():
+            want[pk] += total
+    for player in data["players"]:
+        assert player["total_error"] == pytest.approx(want[player["player"]], abs=1e-3)
+    assert data != first
+    page = Client()
+    page.force_login(spectator)
+    html = page.get(reverse("web:match", kwargs={"pk": finished.pk})).content.decode()
+    assert f'data-review-lookahead="{data["lookahead"]}"' in html

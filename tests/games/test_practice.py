@@ -294,3 +294,63 @@ def test_the_hint_names_its_play_as_the_board_numbers_it(weights, alice, eager, 
     assert sorted(m.rstrip("*") for m in path) == sorted(m.rstrip("*") for m in hint["moves"])
     legal = selectors.game_legal_plays(game)
     assert legal[hint["play"]].play.to_json() == hint["moves"]
+
+def hint_position(alice, eager):
+    """A practice game with alice to play dice that leave her more than two plays."""
+    rng = random.Random(5)
+    match = practice(alice, strength="strong")
+    for _ in range(200):
+        game = selectors.current_game(match)
+        if not selectors.is_roll_due(game) and len(selectors.game_legal_plays(game)) > 2:
+            return game
+        human_move(game, alice, rng)
+    raise AssertionError("no decision with a choice")
+
+
+@pytest.mark.parametrize(("seconds", "depth"), [(60.0, 1), (0.0, 0)])
+def test_the_hint_looks_1_ply_ahead_when_it_has_the_time(
+    weights, alice, eager, client_for, settings, seconds, depth
+):
+    """Within HINT_SECONDS the hint is the 1-ply search's best play; with no time at all it is
+    the 0-ply best (the search is cut after its first candidate); it says which."""
+    from games import chances
+    from games.analysis.net import equity
+    from games.analysis.player import evaluate_plays
+    from games.analysis.ply import search_plays
+    from games.state import game_position, match_options
+
+    game = hint_position(alice, eager)
+    settings.HINT_SECONDS = seconds
+    answer = client_for(alice).get(f"/api/v1/games/{game.pk}/hint/").json()
+    assert answer["lookahead"] == f"{depth}-ply"
+    outcomes = selectors.game_legal_plays(game)
+    network = chances.evaluator(game.variant)
+    position, options = game_position(game), match_options(game.match)
+    if depth:
+        searched = search_plays(network, game.variant, position, outcomes, options)
+        best, value = searched.best(), equity(searched.chances)[searched.best()]
+    else:
+        evaluated = evaluate_plays(network, game.variant, position, outcomes, options)
+        best, value = evaluated.best(), equity(evaluated.chances)[evaluated.best()]
+    assert answer["moves"] == outcomes[best].play.to_json()
+    assert answer["equity"] == pytest.approx(value, abs=1e-4)
+
+
+@pytest.mark.parametrize("depth", [1, 0])
+def test_the_strong_computer_plays_1_ply_deep(weights, alice, eager, settings, depth):
+    from games import chances
+    from games import practice as practice_reads
+    from games.analysis.player import evaluate_plays
+    from games.analysis.ply import search_plays
+    from games.state import game_position, match_options
+
+    game = hint_position(alice, eager)
+    settings.PRACTICE_STRONG_DEPTH = depth
+    outcomes = selectors.game_legal_plays(game)
+    network = chances.evaluator(game.variant)
+    position, options = game_position(game), match_options(game.match)
+    if depth:
+        want = search_plays(network, game.variant, position, outcomes, options).best()
+    else:
+        want = evaluate_plays(network, game.variant, position, outcomes, options).best()
+    assert practice_reads.choose(game, outcomes, "strong") == want
