@@ -45,15 +45,15 @@ def test_the_badge_hears_turns_and_new_matches(alice, bob, online_match):
         assert (await socket.connect())[0]
         hello = await socket.receive_json_from(timeout=5)
         await database_sync_to_async(decide)(game)
-        turn = await socket.receive_json_from(timeout=3)
+        turn = await socket.receive_json_from(timeout=10)
         match_id = await database_sync_to_async(challenge)()
-        new = await socket.receive_json_from(timeout=3)
+        new = await socket.receive_json_from(timeout=10)
         # From then on the socket follows the new match too.
         new_game = await database_sync_to_async(
             lambda: Match.objects.get(pk=match_id).games.get()
         )()
         await database_sync_to_async(decide)(new_game)
-        later = await socket.receive_json_from(timeout=3)
+        later = await socket.receive_json_from(timeout=10)
         await socket.disconnect()
         return hello, turn, match_id, new, later
 
@@ -71,11 +71,11 @@ def test_the_lobby_socket_hears_challenges_posted_and_taken(alice, bob):
         assert (await socket.connect())[0]
         hello = await socket.receive_json_from(timeout=5)
         challenge = await database_sync_to_async(services.open_challenge_post)(user=alice.user)
-        posted = await socket.receive_json_from(timeout=3)
+        posted = await socket.receive_json_from(timeout=10)
         await database_sync_to_async(services.open_challenge_take)(
             challenge=challenge, user=bob.user
         )
-        taken = await socket.receive_json_from(timeout=3)
+        taken = await socket.receive_json_from(timeout=10)
         await socket.disconnect()
         return hello, posted, taken
 
