@@ -32,10 +32,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import sys
-import tempfile
 import time
 import zipfile
 from collections.abc import Mapping, Sequence
@@ -53,7 +51,7 @@ from games.engine.options import Options
 from games.engine.position import Colour, Position, opponent
 from games.engine.variants import find_variant
 
-from .net import Array
+from .net import Array, save_npz
 
 Counts = tuple[int, int, int, int, int, int]  # checkers on own points 1..6
 Ints = npt.NDArray[np.int64]
@@ -157,9 +155,6 @@ class Table:
     def save(self, path: str | Path, **metadata: Any) -> None:
         """Write the table as a compressed .npz, atomically."""
         self.metadata.update(metadata)
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".npz")
         arrays: dict[str, Any] = {
             "format": np.array(FORMAT),
             "kind": np.array(self.kind),
@@ -171,13 +166,7 @@ class Table:
         }
         if self.chain is not None:
             arrays["chain"] = self.chain
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                np.savez_compressed(stream, **arrays)
-            os.replace(temporary, target)
-        except BaseException:
-            os.unlink(temporary)
-            raise
+        save_npz(path, **arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> Table:

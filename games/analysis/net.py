@@ -138,24 +138,15 @@ class Network:
         """Write the weights and ``metadata`` (merged into ``self.metadata``) to a .npz file,
         atomically: a crash while saving leaves the previous file whole."""
         self.metadata.update(metadata)
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".npz")
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                np.savez_compressed(
-                    stream,
-                    format=np.array(FORMAT),
-                    w1=self.w1,
-                    b1=self.b1,
-                    w2=self.w2,
-                    b2=self.b2,
-                    metadata=np.array(json.dumps(self.metadata, sort_keys=True)),
-                )
-            os.replace(temporary, target)
-        except BaseException:
-            os.unlink(temporary)
-            raise
+        save_npz(
+            path,
+            format=np.array(FORMAT),
+            w1=self.w1,
+            b1=self.b1,
+            w2=self.w2,
+            b2=self.b2,
+            metadata=np.array(json.dumps(self.metadata, sort_keys=True)),
+        )
 
     @classmethod
     def load(cls, path: str | Path) -> Network:
@@ -263,3 +254,18 @@ class TDLambda:
         net.w2 += np.tensordot(scaled, traces.w2, axes=1)
         net.b2 += scaled @ traces.b2
         return error
+
+
+def save_npz(path: str | Path, **arrays: Any) -> None:
+    """Write ``arrays`` as a compressed .npz file, atomically: a crash while saving leaves the
+    previous file whole (the weights here, the bear-off tables in bearoff.py)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".npz")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            np.savez_compressed(stream, **arrays)
+        os.replace(temporary, target)
+    except BaseException:
+        os.unlink(temporary)
+        raise
