@@ -14,13 +14,16 @@ the 95 % interval of the win rate.
     .venv/bin/python bench/evaluator.py [--weights weights/] [--games 500] [--seed 7]
         [--opponent random|pubeval|heuristic] [--variant tabla] [--ply 0|1]
     .venv/bin/python bench/evaluator.py --calibration [--games 200]
-    .venv/bin/python bench/evaluator.py --gnubg [--games 500]
+    .venv/bin/python bench/evaluator.py --gnubg [--games 500] [--ply 0|1]
     .venv/bin/python bench/evaluator.py --latency [--positions 2000] [--rounds 3]
 
 ``--calibration`` plays the network against itself instead (seeded apart from training's games:
 held out) and measures its P(win) of every position met against the games' results: the
 expected calibration error over 10 equal-width bins, and the Brier score beside that of a
-logistic model on the pip counts alone (fitted on the even games, both scored on the odd ones).
+logistic model on the pip counts alone (fitted on the even games, both scored on the odd ones),
+each with its 95 % interval from a bootstrap over the scored games (a game's positions share
+its result, so the games, not the positions, are the independent draws; the ECE's is the basic
+bootstrap interval, as noise only ever adds to an ECE).
 
 ``--gnubg`` (Tabla only; needs the dev extra's ``gnubg`` package) compares the network's
 cubeless 0-ply chances with GNU Backgammon's cubeless 0-ply evaluation of the same positions:
@@ -31,7 +34,10 @@ median, 90th percentile and largest |difference| of P(win) in points, for all th
 split into contact and race, and the same of P(win a gammon) and P(lose a gammon) (gnubg's
 gammons include its backgammons, as a Tabla mars does), with the mean signed difference
 (network minus gnubg); then the mean |difference in P(win)| with its 95 % interval (normal
-approximation) and both evaluations of the starting position.
+approximation), how far gnubg's own 0-ply is from its 2-ply on the same positions (a yardstick
+for the figure), and both evaluations of the starting position. With ``--ply 1`` the network
+looks one roll ahead (``games.analysis.ply.reply_chances``: the best 0-ply play of each of the
+21 rolls, averaged), still against gnubg's 0-ply.
 
 ``--latency`` times what the site's chances do for a position (games/chances.py): the
 network's ``forward`` of ``encode_positions`` of ONE position, encoding included, over
@@ -62,7 +68,7 @@ from games.analysis.gnubg_board import gnubg_board, in_contact  # noqa: E402
 from games.analysis.net import Network  # noqa: E402
 from games.analysis.opponents import OPPONENTS, choose, pips  # noqa: E402
 from games.analysis.player import evaluate_plays  # noqa: E402
-from games.analysis.ply import search_plays  # noqa: E402
+from games.analysis.ply import reply_chances, search_plays  # noqa: E402
 from games.engine import (  # noqa: E402
     BLACK,
     DEFAULT_OPTIONS,
@@ -76,6 +82,7 @@ from games.engine import (  # noqa: E402
 from games.engine.board import to_node  # noqa: E402
 
 MAX_PLIES = 2000
+BOOTSTRAP = 1000  # resamples of the scored games for --calibration's intervals
 
 
 def wilson_lower(wins: float, games: int, z: float = 1.96) -> float:
@@ -189,19 +196,47 @@ def pip_features(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
 
 
 def calibration(network: Network, variant: str, games: int, seed: int) -> str:
-    halves: list[list[Record]] = [[], []]
+    fit: list[Record] = []
+    test: list[list[Record]] = []  # the scored games, each kept whole for the bootstrap
     for game in range(games):
         rng = random.Random(f"calibration:{seed}:{game}")
-        halves[game % 2].extend(self_play(network, variant, rng))
-    fit, test = (np.array(half, dtype=np.float64).reshape(-1, 4) for half in halves)
-    weights = pip_logistic(pip_features(fit[:, 1], fit[:, 2]), fit[:, 3])
-    p, y = test[:, 0], test[:, 3]
-    baseline = 1.0 / (1.0 + np.exp(-pip_features(test[:, 1], test[:, 2]) @ weights))
-    brier = float(np.mean((p - y) ** 2))
-    brier_pips = float(np.mean((baseline - y) ** 2))
+        records = self_play(network, variant, rng)
+        if game % 2 == 0:
+            fit.extend(records)
+        elif records:
+            test.append(records)
+    fitted = np.array(fit, dtype=np.float64).reshape(-1, 4)
+    weights = pip_logistic(pip_features(fitted[:, 1], fitted[:, 2]), fitted[:, 3])
+    scored = [np.array(records, dtype=np.float64) for records in test]
+    baselines = [
+        1.0 / (1.0 + np.exp(-pip_features(game[:, 1], game[:, 2]) @ weights)) for game in scored
+    ]
+
+    def figures(chosen: np.ndarray) -> tuple[float, float, float, int]:
+        rows = np.concatenate([scored[i] for i in chosen])
+        baseline = np.concatenate([baselines[i] for i in chosen])
+        p, y = rows[:, 0], rows[:, 3]
+        brier = float(np.mean((p - y) ** 2))
+        brier_pips = float(np.mean((baseline - y) ** 2))
+        return calibration_error(p, y), brier, brier_pips, len(rows)
+
+    ece, brier, brier_pips, positions = figures(np.arange(len(scored)))
+    # The positions of one game share its result, so the sampling error is the games': a
+    # bootstrap over the scored games (seeded) gives the 95 % intervals.
+    resample = np.random.default_rng(seed)
+    eces, betters = [], []
+    for _ in range(BOOTSTRAP):
+        e, b, bp, _ = figures(resample.integers(0, len(scored), len(scored)))
+        eces.append(e)
+        betters.append(1 - b / bp)
+    # ECE is biased upwards by noise (a bin's gap is never negative), so its resamples sit
+    # above it: the basic bootstrap interval (2 x the figure - the resamples' percentiles).
+    ece_low, ece_high = (max(0.0, 2 * ece - q) for q in np.percentile(eces, [97.5, 2.5]))
+    better_low, better_high = np.percentile(betters, [2.5, 97.5])
     return (
-        f"{len(test):>9} {100 * calibration_error(p, y):>7.2f} {brier:>8.4f} {brier_pips:>9.4f} "
-        f"{100 * (1 - brier / brier_pips):>8.1f}"
+        f"{positions:>9} {100 * ece:>7.2f} {f'{100 * ece_low:.2f}-{100 * ece_high:.2f}':>11} "
+        f"{brier:>8.4f} {brier_pips:>9.4f} {100 * (1 - brier / brier_pips):>8.1f} "
+        f"{f'{100 * better_low:.1f}-{100 * better_high:.1f}':>11}"
     )
 
 
@@ -236,10 +271,10 @@ def spread(values: np.ndarray) -> str:
     )
 
 
-def against_gnubg(network: Network, games: int, seed: int) -> list[str]:
-    """The network's and gnubg's cubeless 0-ply P(win), P(win gammon) and P(lose gammon) of the
-    side to move in one random position of each of ``games`` self-play games (module
-    docstring); rows of the table ``main`` prints."""
+def against_gnubg(network: Network, games: int, seed: int, ply: int = 0) -> list[str]:
+    """The network's (at ``ply``) and gnubg's cubeless 0-ply P(win), P(win gammon) and P(lose
+    gammon) of the side to move in one random position of each of ``games`` self-play games
+    (module docstring); rows of the table ``main`` prints."""
     import gnubg  # the dev extra (GPL): only this benchmark and the tests use it, never the site
 
     cube = gnubg.cube_info()  # money play, cube centred: cubeless outputs are what we read
@@ -248,7 +283,12 @@ def against_gnubg(network: Network, games: int, seed: int) -> list[str]:
     for game in range(games):
         rng = random.Random(f"gnubg:{seed}:{game}")
         picked.append(rng.choice(self_play_positions(network, "tabla", rng)))
-    ours = network.forward(encode_positions("tabla", picked, DEFAULT_OPTIONS))
+    if ply == 0:
+        ours = network.forward(encode_positions("tabla", picked, DEFAULT_OPTIONS))
+    else:
+        ours = np.array(
+            [reply_chances(network, "tabla", position, DEFAULT_OPTIONS) for position in picked]
+        )
     theirs = np.array(
         [
             (p[0], p[1], p[3])
@@ -272,6 +312,19 @@ def against_gnubg(network: Network, games: int, seed: int) -> list[str]:
     rows.append(
         f"{'mean':<8} {len(size):>9} |difference in P(win)| {size.mean():.2f} points, 95 % "
         f"interval {size.mean() - margin:.2f}-{size.mean() + margin:.2f} (the goal: at most 3)"
+    )
+    # gnubg's own 0-ply against its 2-ply on the same positions: how far a strong 0-ply
+    # evaluation is from a deeper one, to read the figure above by.
+    deeper = gnubg.eval_context(0, 2, 1, 0, 0.0)
+    own = np.array(
+        [
+            gnubg.evaluate(gnubg_board(position), cube, deeper)[0] - theirs[index, 0]
+            for index, position in enumerate(picked)
+        ]
+    )
+    rows.append(
+        f"{'gnubg':<8} {len(own):>9} |gnubg 2-ply - gnubg 0-ply| in P(win): mean "
+        f"{100 * np.abs(own).mean():.2f}, median {100 * np.median(np.abs(own)):.2f} points"
     )
     start = start_position("tabla")
     rows.append(
@@ -362,7 +415,7 @@ def main() -> None:
     elif args.calibration:
         print(
             f"{'variant':<9} {'trained':>8} {'games':>6} {'positions':>9} {'ECE %':>7} "
-            f"{'Brier':>8} {'pips only':>9} {'better %':>8} {'s':>5}"
+            f"{'95 %':>11} {'Brier':>8} {'pips only':>9} {'better %':>8} {'95 %':>11} {'s':>5}"
         )
     else:
         print(
@@ -378,7 +431,7 @@ def main() -> None:
         trained = network.metadata.get("games", "?")
         start = time.monotonic()
         if args.gnubg:
-            for row in against_gnubg(network, args.games, args.seed):
+            for row in against_gnubg(network, args.games, args.seed, args.ply):
                 print(f"{variant:<9} {trained:>8} {row}")
             print(f"({time.monotonic() - start:.0f} s)")
             continue
