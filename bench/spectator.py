@@ -28,7 +28,9 @@ the chances endpoint has (the late redraws of a move are not counted in the next
 ``--pause`` seconds. A move whose chance has not changed within ``--timeout`` seconds is a
 failure, reported, not waited for longer. Prints the weights' metadata (games, saved, hidden),
 the load average, each move's figures with ``--verbose``, and count, median, p95, max of the
-delay and how many were within 1 s; the server's CPU a move (uvicorn, with the redis-server when
+delay (also by spans of 50 plies of the game: a new turn makes the server compute its game's
+series again, so a move late in a long game costs more) and how many were within 1 s; the
+server's CPU a move (uvicorn, with the redis-server when
 ``--redis``) and the browser's. Every process it started is stopped.
 
     .venv/bin/python bench/spectator.py [--moves 40] [--seed 1] [--weights weights] [--redis]
@@ -59,6 +61,7 @@ CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 UNLIMITED = "1000000/second"
 VARIANTS = ("tabla", "gul_bara", "tapa")
 GOAL_SECONDS = 1.0  # issue 23 §4
+PLY_SPAN = 50  # the summary's figures by the game's ply, in spans of this many
 LOAD_SECONDS = 30.0  # the spectator's page's first load and chance
 
 SETUP = """
@@ -474,6 +477,19 @@ def summary(moves: list[Move], timeout: float) -> None:
         print(f"  the page's update:       {figures(updated)} (the push and the fragment)")
     if shown:
         print(f"  the chance on the page:  {figures(shown)}")
+    # A new turn makes the server compute its game's series again (games/chances.py: the replay
+    # of the game's turns, then one batch evaluation): the later in a game, the more work.
+    spans: dict[int, list[float]] = {}
+    for move in moves:
+        if move.shown is not None:
+            spans.setdefault((move.ply - 1) // PLY_SPAN, []).append(move.shown)
+    if len(spans) > 1:
+        print("  by the game's ply:")
+        for span, values in sorted(spans.items()):
+            first = span * PLY_SPAN + 1
+            print(
+                f"    plies {first}-{first + PLY_SPAN - 1}: {len(values)} moves, {figures(values)}"
+            )
     within = sum(value <= GOAL_SECONDS for value in shown)
     print(
         f"within {GOAL_SECONDS:g} s of the move: {within} of {len(moves)} "
