@@ -30,8 +30,10 @@ failure, reported, not waited for longer. Prints the weights' metadata (games, s
 the load average, each move's figures with ``--verbose``, and count, median, p95, max of the
 delay (also by spans of 50 plies of the game: a new turn makes the server compute its game's
 series again, so a move late in a long game costs more) and how many were within 1 s; the
-server's CPU a move (uvicorn, with the redis-server when
-``--redis``) and the browser's. Every process it started is stopped.
+server's CPU a move (uvicorn, with the redis-server when ``--redis``; it includes the bench's own
+read of the endpoint after each move, a cached answer) and the browser's. The server has a cache
+of its own (CACHE_URL, in /dev/shm where there is one), and the first game's dice come from
+``--seed``. Every process it started is stopped.
 
     .venv/bin/python bench/spectator.py [--moves 40] [--seed 1] [--weights weights] [--redis]
                                         [--pause 0.5] [--timeout 10] [--verbose]
