@@ -290,6 +290,13 @@ def match_chances(match: Match, games: Sequence[Game], points: list[Point]) -> l
     return out
 
 
+def game_identity(game: Game) -> str:
+    """The game in a cache key: its id and the microsecond it started. Ids are not enough: a
+    database made again (a demo reset, a restore) hands out game 1, turn 1 again while a cache
+    folder or Redis keeps the old games' entries; the start time is not repeated."""
+    return f"{game.pk}.{int(game.started_at.timestamp() * 1_000_000)}"
+
+
 def game_points(match: Match, game: Game, last_turn: int | None) -> list[Point]:
     """The points of one game, cached under its last turn id (a new turn is a new key) and the
     version of the network's file."""
@@ -297,7 +304,7 @@ def game_points(match: Match, game: Game, last_turn: int | None) -> list[Point]:
     if loaded is None:
         raise NoEvaluatorError(game.variant)
     network, version = loaded
-    key = f"chances:v1:{game.pk}:{last_turn or 0}:{game.variant}:{version}"
+    key = f"chances:v2:{game_identity(game)}:{last_turn or 0}:{game.variant}:{version}"
     cached = cache.get(key)
     if cached is not None:
         return [Point(*row) for row in cached]

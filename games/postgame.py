@@ -31,7 +31,13 @@ from django.db.models import Max
 from common.errors import NotAllowedError
 from games import replay
 from games.analysis.review import DEPTHS, Played, review_plays
-from games.chances import NoEvaluatorError, evaluator_and_version, has_evaluator, is_over
+from games.chances import (
+    NoEvaluatorError,
+    evaluator_and_version,
+    game_identity,
+    has_evaluator,
+    is_over,
+)
 from games.engine import Position, start_position
 from games.models import Game, Match, Turn
 from games.state import match_options
@@ -222,7 +228,9 @@ def _key(game: Any, depth: int) -> str:
     loaded = evaluator_and_version(game.variant)
     if loaded is None:
         raise NoEvaluatorError(game.variant)
-    return f"review:v3:{game.pk}:{game.last_turn or 0}:{game.variant}:{loaded[1]}:{depth}"
+    return (
+        f"review:v4:{game_identity(game)}:{game.last_turn or 0}:{game.variant}:{loaded[1]}:{depth}"
+    )
 
 
 def _review_game(match: Match, game: Game, turns: list[Turn], depth: int) -> list[tuple[Any, ...]]:

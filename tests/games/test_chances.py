@@ -4,6 +4,7 @@ that they are the network's own numbers, the query budget, and the match page's 
 import random
 
 import pytest
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -221,3 +222,33 @@ def test_a_log_that_breaks_the_rules_stops_the_series_there(
     answer = client_for(spectator).get(chances_url(match))
     assert answer.status_code == 200
     assert [p["turn"] for p in answer.json()["points"]] == [0, *(t.ply for t in turns[:3])]
+
+
+def test_a_database_made_again_is_not_served_the_old_games_chances(
+    weights, alice, bob, organiser, spectator, client_for
+):
+    """The cache outlives the database (a folder in /dev/shm, or Redis), and a database made
+    again hands out game 1 and turn 1 again: the key holds the game's start too. Here a match is
+    played and its chances cached, then rolled back, and another is played with other dice;
+    SQLite gives it the same ids, as a new database would."""
+
+    class Undo(Exception):
+        pass
+
+    try:
+        with transaction.atomic():
+            old = played(unrated(alice, bob, organiser), 8)
+            old_ids = (old.games.get().pk, list(old.games.get().turns.values_list("pk", flat=True)))
+            stale = client_for(spectator).get(chances_url(old)).json()
+            raise Undo
+    except Undo:
+        pass
+    match = played(unrated(alice, bob, organiser), 8, seed=9)
+    game = match.games.get()
+    if connection.vendor == "sqlite":  # PostgreSQL's sequences do not go back
+        assert (game.pk, list(game.turns.values_list("pk", flat=True))) == old_ids
+    data = client_for(spectator).get(chances_url(match)).json()
+    assert data["current"] != stale["current"]
+    assert data["current"]["player_one"]["win"] == pytest.approx(
+        expected_one(match, weights)[0], abs=1e-4
+    )
