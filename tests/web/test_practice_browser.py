@@ -116,3 +116,57 @@ def test_practice_from_the_home_page_with_the_hint_on_the_board(
     expect(steps).to_have_count(0)
     expect(text).to_have_text(expected.text)
     assert console.errors == []
+
+
+def test_a_fragment_asked_for_before_a_roll_does_not_bring_the_roll_button_back(
+    weights, new_page, alice
+):
+    """static/js/match.js (D157): the page's poll asks for the live fragment; Alice rolls
+    before it comes; the fragment, drawn before the roll, arrives after the roll's own: the
+    page keeps the board of her dice (it showed the used Roll button again, and a tap on it
+    failed). The roll's fragment carries its version: no poll fetches it a second time."""
+    services.practice_start(user=alice.user, strength="beginner", target_score=1)
+    match = Match.objects.get()
+    for _ in range(40):  # forced plays of Alice until she is to roll
+        game = selectors.current_game(match)
+        if selectors.is_roll_due(game):
+            break
+        legal = selectors.game_legal_plays(game)
+        services.play_submit(game=game, player=alice, ply=game.ply, moves=legal[0].play.to_json())
+    page, console = new_page(**PHONE)
+    fragments: list[str] = []
+    held: list = []
+
+    def hold_the_first(route) -> None:
+        fragments.append(route.request.url)
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/matches/*/live/", hold_the_first)
+    log_in(page, asgi_url(), "alice", f"/matches/{match.pk}/")
+    roll = page.locator("#play-panel [data-action=roll]")
+    expect(roll).to_be_enabled()
+    # The next poll finds a new version, and asks for the fragment: held until Alice has rolled.
+    page.route("**/state.json", lambda route: route.fulfill(
+        status=200, headers={"ETag": '"elsewhere"'}, json={}
+    ))  # fmt: skip
+    with page.expect_request("**/matches/*/live/"):
+        pass
+    page.unroute("**/state.json")
+    stale = held[0].fetch()  # the page as it is before the roll
+    roll.click()
+    expect(page.locator("[data-board-play] [data-play-status]")).to_be_visible()
+    expect(roll).to_have_count(0)
+    board = page.locator("[data-board-play]")
+    board.evaluate("node => node.setAttribute('data-kept', '')")
+    with page.expect_request("**/state.json"):  # the poll goes on once the held one is done
+        held[0].fulfill(response=stale)
+    with page.expect_request("**/state.json"):  # a poll more: the version is the one shown
+        pass
+    # The board of her dice was never drawn over: not by the held fragment, not again.
+    expect(page.locator("[data-board-play][data-kept] [data-play-status]")).to_be_visible()
+    expect(roll).to_have_count(0)
+    assert len(fragments) == 2  # the held one and the roll's, none again for the same version
+    assert console.errors == []
