@@ -192,6 +192,7 @@ def test_a_whole_practice_match_played_on_the_board_of_a_phone(weights, new_page
     )
     expect(live.locator("#play-panel")).to_have_count(0)
     expect(live.locator("[data-board-play]")).to_have_count(0)
+    expect(page.locator("#practice-hint")).to_be_hidden()  # no hint once the match is over
     page.screenshot(path=str(artifacts / "practice-match-over-phone.png"), full_page=True)
     assert console.errors == []
 
