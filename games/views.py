@@ -68,8 +68,15 @@ def _hint_url(request: HttpRequest, match: Match) -> str | None:
 
 @require_safe
 def match_live(request: HttpRequest, pk: int) -> HttpResponse:
-    """The live part of the match page as an HTML fragment, fetched when the state changes."""
-    return render(request, "games/_match_live.html", match_context(request, pk))
+    """The live part of the match page as an HTML fragment, fetched when the state changes. Its
+    ETag is the version it shows (the state endpoint's, read before the fragment is drawn, so
+    never newer than it): the page holds it and asks for nothing more until the version moves
+    on (static/js/match.js; docs/decisions.md D157)."""
+    version = web_selectors.match_live_version(user=request.user, pk=pk).etag
+    response = render(request, "games/_match_live.html", match_context(request, pk))
+    response["ETag"] = version
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 def _live_version(request: HttpRequest, pk: int) -> web_selectors.LiveVersion:

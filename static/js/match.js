@@ -19,6 +19,8 @@
   var CLOCK_RETRY_MS = 500;
   var CLOCK_TRIES = 10; // 0:00 plus up to 4.5 s: a server clock that is a little behind
   var etag = root.dataset.etag || null;
+  var asked = 0; // fragments asked for (refresh), and actions sent, in order
+  var shown = 0; // the newest of them shown, or sent: older fragments are not shown any more
   var busy = false;
   var replay = null;
   var clockTimer = null;
@@ -143,16 +145,30 @@
     };
   }
 
+  // The fragment comes with the version it shows (its ETag), which the page then holds: the
+  // next poll or push of that same version fetches nothing again. An answer older than one
+  // shown already, or than an action the player sent since it was asked for, is dropped: a
+  // poll's fragment asked for just before a roll must not bring back the Roll button after it.
+  // The promise answers whether the fragment was shown.
   function refresh() {
+    var ticket = ++asked;
+    var version = null;
     return fetch(root.dataset.liveUrl, { credentials: "same-origin" })
-      .then(function (response) { return response.text(); })
+      .then(function (response) {
+        version = response.headers.get("ETag");
+        return response.text();
+      })
       .then(function (html) {
+        if (ticket <= shown) return false;
+        shown = ticket;
+        if (version) etag = version;
         var list = listState();
         var focus = focusState();
         root.innerHTML = html;
         restoreList(list);
         setupReplay();
         root.dispatchEvent(new CustomEvent("tabla:updated", { bubbles: true, detail: focus }));
+        return true;
       });
   }
 
@@ -163,9 +179,8 @@
       .then(function (response) {
         if (response.status === 304) return null;
         var fresh = response.headers.get("ETag");
-        var changed = etag !== null && fresh !== etag;
-        etag = fresh;
-        return changed ? refresh() : null;
+        if (etag === null || fresh === etag) { etag = fresh; return null; }
+        return refresh(); // which holds the version it shows (a dropped one: asked again)
       })
       .catch(function () { /* offline for a moment: try again at the next tick */ })
       .then(schedule);
@@ -196,8 +211,7 @@
       .then(function (response) {
         if (response.status !== 200) return false; // 304: not over yet by the server's clock
         if (busy || isReplaying()) return true; // the push, or the next poll, shows it
-        var fresh = response.headers.get("ETag");
-        return refresh().then(function () { etag = fresh; return true; });
+        return refresh().then(function () { return true; });
       })
       .catch(function () { return false; })
       .then(function (done) {
@@ -234,6 +248,7 @@
 
   function act(request, errorSelector) {
     busy = true;
+    shown = ++asked; // a fragment asked for before this action would show the page before it
     var error = root.querySelector(errorSelector);
     if (error) error.hidden = true;
     return request
@@ -329,7 +344,7 @@
   var live = window.TablaLive.follow(root.dataset.socketUrl, function (fresh) {
     if (fresh === etag) return null;
     if (busy || document.hidden || isReplaying()) return false;
-    return refresh().then(function () { etag = fresh; });
+    return refresh();
   });
 
   setupReplay();

@@ -5,7 +5,8 @@
 // once the decision it was for is no longer on the page (a roll, a play sent, a new turn).
 // While the board takes a play, the button sits under its Submit and Undo, where the player
 // looks (on a phone the page's end is far below the board); match.js replaces the board's
-// part of the page at every update, so the section is put back there after each.
+// part of the page at every update, so the section is put back there after each, and hidden
+// once the match is over.
 (function () {
   "use strict";
   const section = document.getElementById("practice-hint");
@@ -27,6 +28,10 @@
       live.after(section);
     }
     section.classList.toggle("in-play", Boolean(panel));
+    // Once the match is over there is no hint to give: the button goes, as on a page loaded
+    // then (the page offers it only while the match is in progress).
+    const status = live && live.querySelector("[data-match-status]");
+    section.hidden = Boolean(status) && status.dataset.matchStatus !== "in_progress";
   }
 
   function decisionOnPage() {

@@ -68,6 +68,16 @@ def checkers(page: Any, colour: str, where: str) -> Any:
     return page.locator(f'[data-board-pieces] .checker.{colour}[data-point="{where}"]')
 
 
+def live_refresh(page: Any) -> None:
+    """The state endpoint names, once, a version the page has not shown: its next poll
+    fetches the live fragment again, as when the match moved on elsewhere."""
+    page.route(
+        "**/state.json",
+        lambda route: route.fulfill(status=200, headers={"ETag": '"elsewhere"'}, json={}),
+        times=1,
+    )
+
+
 def played(game: Game) -> list[str]:
     """The moves of the game's last turn."""
     return Turn.objects.filter(game=game).latest("ply").moves
@@ -423,7 +433,9 @@ def test_the_list_of_legal_plays_keeps_its_choice_across_a_live_refresh(
     chosen = page.locator("#play-form input[name=moves]").nth(1).get_attribute("value")
     page.evaluate("document.querySelector('[data-turn-line]').dataset.old = 'yes'")
 
-    # The roll changed the state the page last polled: the next poll fetches the page again.
+    # A version the page has not shown (the roll's fragment named its own, D157): the next poll
+    # fetches the page again.
+    live_refresh(page)
     page.wait_for_function("() => !document.querySelector('[data-turn-line]').dataset.old")
     assert page.locator(".play-list").evaluate("list => list.open")
     expect(page.locator("#play-form input[name=moves]:checked")).to_have_attribute("value", chosen)
@@ -445,6 +457,7 @@ def test_a_picked_up_checker_and_the_focus_survive_a_live_refresh(
     assert shown and page.evaluate("document.activeElement.classList.contains('destination')")
     page.evaluate("document.querySelector('[data-turn-line]').dataset.old = 'yes'")
 
+    live_refresh(page)
     page.wait_for_function("() => !document.querySelector('[data-turn-line]').dataset.old")
     expect_destinations(page, shown)
     assert page.evaluate("document.activeElement.classList.contains('destination')")

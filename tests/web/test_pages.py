@@ -96,6 +96,21 @@ def test_live_fragment_is_the_match_without_the_page_around_it(online_match):
     assert b"<html" not in response.content and b"data-board" in response.content
 
 
+def test_live_fragment_names_the_version_it_shows(online_match):
+    """The page holds the fragment's version, so its next poll answers 304 (D157)."""
+    client = Client()
+    live = reverse("web:match-live", kwargs={"pk": online_match.pk})
+    state = reverse("web:match-state", kwargs={"pk": online_match.pk})
+    fragment = client.get(live)
+    assert fragment["ETag"] == client.get(state)["ETag"]
+    assert fragment["Cache-Control"] == "no-cache"
+    assert client.get(state, HTTP_IF_NONE_MATCH=fragment["ETag"]).status_code == 304
+    game_play_random(game=online_match.games.get(), rng=random.Random(4), max_decisions=1)
+    moved = client.get(live)
+    assert moved["ETag"] != fragment["ETag"]
+    assert moved["ETag"] == client.get(state)["ETag"]
+
+
 def test_tapa_pins_are_drawn_under_the_pinner():
     match = MatchFactory()
     game_with_position(match, "tapa", TAPA_PINS)
