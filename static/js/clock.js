@@ -5,11 +5,17 @@
 (function () {
   "use strict";
   var TICK_MS = 200;
-  var state = null; // {data: the clock-data JSON, at: when it was read, performance.now()}
+  // {data: the clock-data JSON, at: the performance.now() it counts from}
+  var state = null;
 
-  function read() {
+  // The figures are as of a moment between the request for them and their arrival: a live part
+  // counts from its request (match.js puts its time on the event), so that a slow answer does
+  // not show the running side more time than the server gives it; the page from its reading.
+  function read(event) {
     var node = document.getElementById("clock-data");
-    state = node ? { data: JSON.parse(node.textContent), at: window.performance.now() } : null;
+    var asked = event && typeof event.askedAt === "number" ? event.askedAt : null;
+    var at = asked === null ? window.performance.now() : asked;
+    state = node ? { data: JSON.parse(node.textContent), at: at } : null;
     draw();
   }
 

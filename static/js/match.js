@@ -153,6 +153,7 @@
   function refresh() {
     var ticket = ++asked;
     var version = null;
+    var askedAt = window.performance.now();
     return fetch(root.dataset.liveUrl, { credentials: "same-origin" })
       .then(function (response) {
         version = response.headers.get("ETag");
@@ -167,7 +168,12 @@
         root.innerHTML = html;
         restoreList(list);
         setupReplay();
-        root.dispatchEvent(new CustomEvent("tabla:updated", { bubbles: true, detail: focus }));
+        var updated = new CustomEvent("tabla:updated", { bubbles: true, detail: focus });
+        // The fragment's clock is as of some moment between the request and its answer: the
+        // clock counts from the request (clock.js), so a slow answer never shows more time
+        // than the server has left.
+        updated.askedAt = askedAt;
+        root.dispatchEvent(updated);
         return true;
       });
   }

@@ -7,6 +7,7 @@ stands still; at the end the pages, the watcher and the API agree on the turns a
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from games import selectors, services
+from tests.sockets import decide
 from tests.web.asgi_server import asgi_url
 from tests.web.helpers import TIMEOUT, Watcher, log_in, logged_in
 
@@ -145,3 +147,43 @@ def test_two_players_play_a_clocked_match_on_desktop_and_phone_watched_live(
     assert watcher.polled() == []  # every play came over the socket
     watcher.page.screenshot(path=str(artifacts / "online-match-watcher.png"), full_page=True)
     assert watcher.console.errors == desktop_console.errors == phone_console.errors == []
+
+
+LATE = 2.5  # seconds the live part's answer is held back after the server built it
+
+
+def test_a_late_answer_does_not_show_the_running_side_more_time(
+    pushed, new_page, alice, bob, organiser
+):
+    """The live part's clock is as of the moment the server built it; an answer that reaches the
+    page late (a slow phone network, a loaded server) must not show the running side the time
+    it spent on the way as time it still has: the page counts from its request."""
+    match = services.match_create(
+        creator=organiser, player_one=alice, player_two=bob, clock={"preset": "standard"}
+    )
+    game = match.games.get()
+    page, console = new_page()
+    page.goto(f"{asgi_url()}/matches/{match.pk}/")
+    expect(page.locator("[data-clock-side].running")).to_have_count(1)
+
+    def late(route: Any) -> None:
+        answer = route.fetch()  # built by the server now
+        time.sleep(LATE)  # and on its way for a while: a slow network, not a check
+        route.fulfill(response=answer)
+
+    page.route(f"**/matches/{match.pk}/live/", late)
+    decide(game)  # the roll
+    decide(game)  # the play: the other side's clock runs
+    expect(page.locator(".move-log li")).to_have_count(1, timeout=3 * TIMEOUT)
+    game.refresh_from_db()
+    mover = selectors.player_to_move(game)
+    side = "player_one" if mover == alice else "player_two"
+    expect(page.locator("[data-clock-side].running")).to_have_attribute("data-clock-side", side)
+    clock = (
+        logged_in(alice).get(reverse("games:game-detail", kwargs={"pk": game.pk})).json()["clock"]
+    )
+    running = clock["running"]
+    left = clock["remaining"][running] + clock["delay_left"]
+    shown = clock_sides(page)[running]["seconds"]
+    assert shown <= left + 1, f"the page shows {shown} s, the server has {left:.1f} s left"
+    assert console.errors == []
