@@ -61,6 +61,11 @@ def reply_chances(network: Network, variant: str, position: Position, options: O
     """The outcome probabilities (3,) of ``position`` for ITS side to move, that side playing
     its best 0-ply play for each roll (or for the dice it owes), averaged over the rolls.
     ``position`` must not be over (a play that ends the game has its result instead)."""
+    races = network.races
+    if races is not None:
+        exact = races.position_chances(variant, position, options)
+        if exact is not None:
+            return exact  # a race both sides are home in: the tables' chances are exact
     side = position.turn
     stages: Sequence[tuple[list[int] | None, float]]
     if position.pending:
@@ -68,21 +73,28 @@ def reply_chances(network: Network, variant: str, position: Position, options: O
     else:
         stages = [([high, low], weight) for (high, low), weight in ROLLS]
     lists = [legal_plays(variant, position, dice, options) for dice, _ in stages]
-    value, _ = _best_replies(network, variant, side, lists, [w for _, w in stages], options)
+    value, _ = _best_replies(
+        network, variant, position, lists, [w for _, w in stages], options
+    )
     return value
 
 
 def _best_replies(
     network: Network,
     variant: str,
-    side: Colour,
+    position: Position,
     lists: Sequence[Sequence[Outcome]],
     weights: Sequence[float],
     options: Options,
 ) -> tuple[Array, list[int]]:
-    """The weighted average (3,) for ``side`` of its best play in each of ``lists`` (its legal
-    plays for one roll each) and the index of that best play per list: every list's live
-    plays encoded, then one forward pass of them all."""
+    """The weighted average (3,) for the side to move in ``position`` of its best play in each
+    of ``lists`` (its legal plays for one roll each) and the index of that best play per list:
+    every list's live plays encoded, then one forward pass of them all; a play that leaves a
+    race the exact tables answer (``Network.races``) takes their chances, as at 0-ply
+    (``player.evaluate_plays``)."""
+    side = position.turn
+    races = network.races
+    exact_leaves = races is not None and races.may_answer(variant, position)
     live: list[Outcome] = []
     chances: list[Array] = []
     places: list[npt.NDArray[np.intp]] = []
@@ -103,6 +115,22 @@ def _best_replies(
         inputs, same = encode_outcomes(variant, side, live, options)
         outputs = network.forward(inputs)
         outputs = np.where(same[:, None], outputs, flip(outputs))
+        if exact_leaves:
+            assert races is not None
+            for row, outcome in enumerate(live):
+                state = outcome.after
+                exact = races.chances(
+                    variant,
+                    options,
+                    outcome.node,
+                    side,
+                    turn=state.turn,
+                    rolls=state.rolls,
+                    pending=state.pending,
+                    pending_kind=state.pending_kind,
+                )
+                if exact is not None:
+                    outputs[row] = exact if state.turn == side else flip(exact)
         for values, rows in zip(chances, places, strict=True):
             mask = rows >= 0
             values[mask] = outputs[rows[mask]]
