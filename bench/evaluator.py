@@ -14,7 +14,7 @@ the 95 % interval of the win rate.
     .venv/bin/python bench/evaluator.py [--weights weights/] [--games 500] [--seed 7]
         [--opponent random|pubeval|heuristic] [--variant tabla] [--ply 0|1]
     .venv/bin/python bench/evaluator.py --calibration [--games 200]
-    .venv/bin/python bench/evaluator.py --gnubg [--games 500] [--ply 0|1]
+    .venv/bin/python bench/evaluator.py --gnubg [--games 500] [--ply 0|1] [--races]
     .venv/bin/python bench/evaluator.py --latency [--positions 2000] [--rounds 3]
 
 ``--calibration`` plays the network against itself instead (seeded apart from training's games:
@@ -38,6 +38,13 @@ approximation), how far gnubg's own 0-ply is from its 2-ply on the same position
 for the figure), and both evaluations of the starting position. With ``--ply 1`` the network
 looks one roll ahead (``games.analysis.ply.reply_chances``: the best 0-ply play of each of the
 21 rolls, averaged), still against gnubg's 0-ply.
+
+``--races`` attaches the exact bear-off tables found in the weights folder (``python -m
+games.analysis.bearoff build``; games/analysis/bearoff.py, docs/decisions.md D147) to each
+network, as the site does (games/chances.py): a pure race both sides are home in is then
+answered by the tables, at 0-ply and in 1-ply's replies, in every mode (the self-play that picks
+or scores the positions too). Without it the network answers every position. The first line
+printed says which.
 
 ``--latency`` times what the site's chances do for a position (games/chances.py): the
 network's ``forward`` of ``encode_positions`` of ONE position, encoding included, over
@@ -63,11 +70,12 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
+from games.analysis.bearoff import RaceTables  # noqa: E402
 from games.analysis.encode import encode_positions  # noqa: E402
 from games.analysis.gnubg_board import gnubg_board, in_contact  # noqa: E402
 from games.analysis.net import Network  # noqa: E402
 from games.analysis.opponents import OPPONENTS, choose, pips  # noqa: E402
-from games.analysis.player import evaluate_plays  # noqa: E402
+from games.analysis.player import evaluate_plays, position_chances  # noqa: E402
 from games.analysis.ply import reply_chances, search_plays  # noqa: E402
 from games.engine import (  # noqa: E402
     BLACK,
@@ -284,7 +292,7 @@ def against_gnubg(network: Network, games: int, seed: int, ply: int = 0) -> list
         rng = random.Random(f"gnubg:{seed}:{game}")
         picked.append(rng.choice(self_play_positions(network, "tabla", rng)))
     if ply == 0:
-        ours = network.forward(encode_positions("tabla", picked, DEFAULT_OPTIONS))
+        ours = position_chances(network, "tabla", picked, DEFAULT_OPTIONS)
     else:
         ours = np.array(
             [reply_chances(network, "tabla", position, DEFAULT_OPTIONS) for position in picked]
@@ -386,7 +394,18 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=2000, help="--latency's positions")
     parser.add_argument("--rounds", type=int, default=3, help="--latency's rounds")
     parser.add_argument("--ply", type=int, choices=(0, 1), default=0, help="the network's depth")
+    parser.add_argument(
+        "--races", action="store_true", help="answer home races from the exact bear-off tables"
+    )
     args = parser.parse_args()
+    races = RaceTables.load_from(args.weights) if args.races else None
+    if args.races and races is None:
+        sys.exit(f"--races: no bear-off tables in {args.weights} (games.analysis.bearoff build)")
+    print(
+        f"races: the exact bear-off tables of {args.weights} ({', '.join(sorted(races.tables))})"
+        if races is not None
+        else "races: the network (no bear-off tables attached)"
+    )
     variants = args.variant or VARIANT_NAMES
     if args.gnubg or (args.opponent == "pubeval" and not args.calibration and not args.latency):
         variants = [v for v in variants if find_variant(v).name == "tabla"]
@@ -428,6 +447,7 @@ def main() -> None:
             print(f"{variant:<9} no weights at {path}")
             continue
         network = Network.load(path)
+        network.races = races
         trained = network.metadata.get("games", "?")
         start = time.monotonic()
         if args.gnubg:

@@ -13,6 +13,9 @@ The value of the position after a play, for the side that made it (the MOVER):
   every variant's rules right: Tabla's bar, Tapa's pins, Gjul Bara's escalating doubles (a
   double that escalates is a four-dice stage leaving the cascade owed, which the network reads
   from the position's encoding).
+- Where the network carries the exact bear-off tables (``Network.races``, docs/decisions.md
+  D147), a position both sides are home in is worth the tables' chances without a look ahead,
+  and a reply that leaves such a race takes them instead of the network's, as at 0-ply.
 - The average is of the three probabilities (P(win), P(win a mars), P(lose a mars)) for the side
   that replies; turned to the mover's view by ``net.flip`` when that side is the opponent
   (P(win) -> 1 - P(win), the two mars chances swap), so the equity of a mars is counted from
@@ -66,16 +69,13 @@ def reply_chances(network: Network, variant: str, position: Position, options: O
         exact = races.position_chances(variant, position, options)
         if exact is not None:
             return exact  # a race both sides are home in: the tables' chances are exact
-    side = position.turn
     stages: Sequence[tuple[list[int] | None, float]]
     if position.pending:
         stages = ((None, 1.0),)
     else:
         stages = [([high, low], weight) for (high, low), weight in ROLLS]
     lists = [legal_plays(variant, position, dice, options) for dice, _ in stages]
-    value, _ = _best_replies(
-        network, variant, position, lists, [w for _, w in stages], options
-    )
+    value, _ = _best_replies(network, variant, position, lists, [w for _, w in stages], options)
     return value
 
 

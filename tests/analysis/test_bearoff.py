@@ -18,8 +18,10 @@ from games.analysis.bearoff import (
     race_counts,
 )
 from games.analysis.encode import input_size
-from games.analysis.net import Network, flip
+from games.analysis.net import Network, equity, flip
 from games.analysis.player import evaluate_plays, position_chances
+from games.analysis.ply import ROLLS as PLY_ROLLS
+from games.analysis.ply import reply_chances
 from games.engine import DEFAULT_OPTIONS, Position, legal_plays
 from games.engine.board import to_node
 from games.engine.variants import find_variant
@@ -299,6 +301,33 @@ def test_evaluate_plays_takes_the_exact_value(races):
         assert np.allclose(row, flip(expected))
     values = position_chances(network, "tabla", [position], DEFAULT_OPTIONS)
     assert np.allclose(values[0], races.position_chances("tabla", position, DEFAULT_OPTIONS))
+
+
+def test_one_ply_takes_the_exact_values_too(races):
+    """1-ply (games.analysis.ply): a home race is the tables' value, and so is every reply that
+    leaves one; a reply that leaves a position the tables do not know keeps the network's."""
+    network = Network.create(input_size("tabla"), hidden=8, seed=5)
+    home = race("tabla", (0, 0, 1, 0, 0, 1), (0, 1, 0, 0, 1, 0))
+    network.races = races
+    exact = races.position_chances("tabla", home, DEFAULT_OPTIONS)
+    assert np.allclose(reply_chances(network, "tabla", home, DEFAULT_OPTIONS), exact)
+    # White's checker on its 8-point: not a home race, so 1-ply looks at white's replies. Each
+    # roll's best reply, worked out with 0-ply's own evaluation (which takes the tables).
+    found = find_variant("tabla")
+    points = list(home.points)
+    points[found.white_point(3, "w") - 1] = ()
+    points[found.white_point(8, "w") - 1] = (("w", 1),)
+    away = replace(home, points=tuple(points))
+    assert races.position_chances("tabla", away, DEFAULT_OPTIONS) is None
+    expected = np.zeros(3)
+    for (high, low), weight in PLY_ROLLS:
+        outcomes = legal_plays("tabla", away, [high, low], DEFAULT_OPTIONS)
+        values = evaluate_plays(network, "tabla", away, outcomes, DEFAULT_OPTIONS).chances
+        expected += weight * values[int(np.argmax(equity(values)))]
+    got = reply_chances(network, "tabla", away, DEFAULT_OPTIONS)
+    assert np.allclose(got, expected, atol=1e-12)
+    network.races = None
+    assert not np.allclose(reply_chances(network, "tabla", away, DEFAULT_OPTIONS), got)
 
 
 def test_a_play_cannot_make_a_race_while_the_opponent_is_out(races):
