@@ -28,21 +28,14 @@ import http.client
 import json
 import os
 import random
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
-UNLIMITED = "1000000/second"
+from servers import BIN, Servers, cpu_seconds, free_port, manage, server_env
 
 SETUP = """
 import json
@@ -62,35 +55,9 @@ print(json.dumps(pairs))
 """
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def server_env(database_url: str) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "bench.bare.settings",
-        "DEBUG": "0",
-        "DATABASE_URL": database_url,
-        "THROTTLE_RATE_ANON": UNLIMITED,
-        "THROTTLE_RATE_USER": UNLIMITED,
-        "THROTTLE_RATE_WRITES": UNLIMITED,
-        "LOG_LEVEL": "WARNING",
-        "DJANGO_LOG_LEVEL": "WARNING",
-    }
-
-
-def manage(env: dict[str, str], *args: str) -> str:
-    command = [str(BIN / "python"), "manage.py", *args]
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(f"manage.py {args[0]} failed:\n{done.stdout}{done.stderr}")
-    return done.stdout
-
-
-def start_server(env: dict[str, str], port: int, workers: int, threads: int) -> subprocess.Popen:
+def start_server(servers: Servers, env: dict[str, str], workers: int, threads: int) -> int:
+    """gunicorn on a free port, once it answers /healthz; its port."""
+    port = free_port()
     command = [
         str(BIN / "gunicorn"),
         "config.wsgi",
@@ -103,34 +70,9 @@ def start_server(env: dict[str, str], port: int, workers: int, threads: int) -> 
         f"--worker-class={'sync' if threads == 1 else 'gthread'}",
         "--log-level=warning",
     ]
-    server = subprocess.Popen(command, cwd=ROOT, env=env)
-    for _ in range(200):
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            connection.request("GET", "/healthz")
-            if connection.getresponse().status == 200:
-                return server
-        except OSError:
-            time.sleep(0.05)
-    server.terminate()
-    raise SystemExit("gunicorn did not answer /healthz")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time of a process and its children (gunicorn's workers), from /proc.
-    The figure per play does not depend on what else the machine is running."""
-    pids = [pid]
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(child) for child in children.read_text().split()]
-    ticks = 0
-    for each in pids:
-        try:
-            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
-        except FileNotFoundError:
-            continue
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
+    servers.start("gunicorn", command, port=port, env=env)
+    servers.wait_healthy("gunicorn")
+    return port
 
 
 @dataclass
@@ -257,14 +199,15 @@ def percentiles(values: list[float]) -> str:
 
 
 def run(args: argparse.Namespace, database_url: str) -> Stats:
-    env = server_env(database_url)
+    env = server_env(database_url=database_url, settings="bench.bare.settings")
     manage(env, "migrate", "--noinput")
     setup = manage(env, "shell", "--no-imports", "-c", SETUP.format(clients=args.clients))
     pairs = json.loads(setup.strip().splitlines()[-1])
-    port = free_port()
-    server = start_server(env, port, args.workers, args.threads)
+    servers = Servers()
     stats = Stats()
     try:
+        port = start_server(servers, env, args.workers, args.threads)
+        server = servers.processes["gunicorn"]
         if not args.no_bare:
             bare = Stats()
             start = time.monotonic() + args.warmup
@@ -303,8 +246,7 @@ def run(args: argparse.Namespace, database_url: str) -> Stats:
         for thread in threads:
             thread.join(timeout=args.warmup + args.seconds + 60)
     finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=30)
+        servers.stop(timeout=30)
     if stats.games and not args.no_verify:
         print(manage(env, "verify_games", *map(str, sorted(stats.games))).strip())
     return stats

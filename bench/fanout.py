@@ -37,22 +37,15 @@ import os
 import random
 import resource
 import shutil
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import websockets
+from servers import BIN, Servers, free_port, manage, server_env
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
-UNLIMITED = "1000000/second"
 POLL_SECONDS = 1.5  # static/js/match.js POLL_MS
 GRACE_SECONDS = 3.0  # after the last move: late deliveries still count
 CONNECT_AT_ONCE = 100  # sockets opening at the same time
@@ -79,123 +72,31 @@ print(json.dumps(pairs))
 # --- processes --------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for_port(port: int, process: subprocess.Popen, what: str) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"{what} exited with {process.returncode}")
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise SystemExit(f"{what} did not listen on port {port}")
-
-
-def server_env(database_url: str, layer_url: str) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.local",
-        "DEBUG": "0",
-        "DATABASE_URL": database_url,
-        "CHANNEL_LAYER_URL": layer_url,
-        "THROTTLE_RATE_ANON": UNLIMITED,
-        "THROTTLE_RATE_USER": UNLIMITED,
-        "THROTTLE_RATE_WRITES": UNLIMITED,
-        # Every watcher comes from 127.0.0.1 and none sends a heartbeat: no socket limits here.
-        "SOCKETS_PER_ADDRESS": "0",
-        "SOCKETS_PER_USER": "0",
-        "SOCKET_IDLE_SECONDS": "0",
-        "LOG_LEVEL": "WARNING",
-        "DJANGO_LOG_LEVEL": "WARNING",
-    }
-
-
-def manage(env: dict[str, str], *args: str) -> str:
-    command = [str(BIN / "python"), "manage.py", *args]
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(f"manage.py {args[0]} failed:\n{done.stdout}{done.stderr}")
-    return done.stdout
-
-
-@dataclass
-class Servers:
-    http_port: int
-    socket_port: int
-    processes: dict[str, subprocess.Popen] = field(default_factory=dict)
-
-    def stop(self) -> None:
-        """The web servers first, then Redis, which their last unsubscribes still need."""
-        for names in (["uvicorn", "gunicorn"], ["redis"]):
-            running = [self.processes[name] for name in names if name in self.processes]
-            for process in running:
-                if process.poll() is None:
-                    process.send_signal(signal.SIGTERM)
-            for process in running:
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait(timeout=5)
-
-    def cpu(self) -> dict[str, float]:
-        """CPU seconds used so far by each kind of server process (with its children)."""
-        totals: dict[str, float] = defaultdict(float)
-        for name, process in self.processes.items():
-            totals[name.split("-")[0]] += cpu_seconds(process.pid)
-        return totals
-
-
 def start_servers(args: argparse.Namespace, env: dict[str, str], scratch: str) -> Servers:
-    servers = Servers(free_port(), free_port())
+    """The redis-server of CHANNEL_LAYER_URL, gunicorn ("gunicorn") and uvicorn ("uvicorn") on
+    free ports, once they listen."""
+    servers = Servers()
     try:
         redis_port = int(env["CHANNEL_LAYER_URL"].rsplit(":", 1)[1].split("/")[0])
-        redis = [
-            "redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
-            "--appendonly", "no", "--dir", scratch,
-        ]  # fmt: skip
-        servers.processes["redis"] = subprocess.Popen(redis, stdout=subprocess.DEVNULL)
-        wait_for_port(redis_port, servers.processes["redis"], "redis-server")
+        servers.start_redis(redis_port, scratch)
+        http_port, socket_port = free_port(), free_port()
         gunicorn = [
-            str(BIN / "gunicorn"), "config.wsgi", f"--bind=127.0.0.1:{servers.http_port}",
+            str(BIN / "gunicorn"), "config.wsgi", f"--bind=127.0.0.1:{http_port}",
             f"--workers={args.workers}", "--worker-class=sync", "--log-level=warning",
             "--backlog=4096",
         ]  # fmt: skip
-        servers.processes["gunicorn"] = subprocess.Popen(gunicorn, cwd=ROOT, env=env)
+        servers.start("gunicorn", gunicorn, port=http_port, env=env)
         uvicorn = [
             str(BIN / "uvicorn"), "config.asgi:application", "--host=127.0.0.1",
-            f"--port={servers.socket_port}", f"--workers={args.socket_workers}",
+            f"--port={socket_port}", f"--workers={args.socket_workers}",
             "--log-level=warning", "--no-access-log", "--backlog=4096",
         ]  # fmt: skip
-        servers.processes["uvicorn"] = subprocess.Popen(uvicorn, cwd=ROOT, env=env)
-        wait_for_port(servers.http_port, servers.processes["gunicorn"], "gunicorn")
-        wait_for_port(servers.socket_port, servers.processes["uvicorn"], "uvicorn")
+        servers.start("uvicorn", uvicorn, port=socket_port, env=env)
+        servers.wait_listening("gunicorn", "uvicorn")
     except BaseException:
         servers.stop()
         raise
     return servers
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time of a process and its children, from /proc."""
-    pids = [pid]
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(child) for child in children.read_text().split()]
-    ticks = 0
-    for each in pids:
-        try:
-            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
-        except FileNotFoundError:
-            continue
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 # --- HTTP: a minimal asyncio client (one connection a request, as gunicorn's sync workers) ----
@@ -409,8 +310,9 @@ class Window:
 def players(args, servers: Servers, matches: list[Match], window: Window) -> list:
     for match in matches:
         match.plays = match.errors = 0
+    port = servers.ports["gunicorn"]
     return [  # staggered over the first interval
-        match_play(servers.http_port, match, window.start + i * args.move_seconds / len(matches),
+        match_play(port, match, window.start + i * args.move_seconds / len(matches),
                    window.end, args.move_seconds)
         for i, match in enumerate(matches)
     ]  # fmt: skip
@@ -426,7 +328,7 @@ def listen(opened: list, heard: Heard) -> list:
 async def phase_push(args, servers: Servers, matches: list[Match]) -> Result:
     ids = [match.id for match in matches]
     deadline = time.monotonic() + args.connect_timeout
-    opened = await sockets_open(servers.socket_port, ids, args.watchers, deadline)
+    opened = await sockets_open(servers.ports["uvicorn"], ids, args.watchers, deadline)
     per_match: dict[int, int] = defaultdict(int)
     for match_id, _connection, _hello in opened:
         per_match[match_id] += 1
@@ -456,15 +358,16 @@ async def phase_push(args, servers: Servers, matches: list[Match]) -> Result:
 async def phase_poll(args, servers: Servers, matches: list[Match]) -> Result:
     ids = [match.id for match in matches]
     deadline = time.monotonic() + args.connect_timeout
-    opened = await sockets_open(servers.socket_port, ids, len(ids), deadline)  # commit times
+    opened = await sockets_open(servers.ports["uvicorn"], ids, len(ids), deadline)  # commit times
     heard = Heard()
     listeners = listen(opened, heard)
     # The pollers' first answers (their starting versions) come in before the moves start.
     window = Window.open(servers, args.seconds, delay=1.0 + POLL_SECONDS)
     seen: list[list] = [[] for _ in range(args.watchers)]
     counts: dict[int, int] = defaultdict(int)
+    port = servers.ports["gunicorn"]
     pollers = [
-        poller(servers.http_port, ids[i % len(ids)], window.end + GRACE_SECONDS, seen[i], counts)
+        poller(port, ids[i % len(ids)], window.end + GRACE_SECONDS, seen[i], counts)
         for i in range(args.watchers)
     ]
     await asyncio.gather(*players(args, servers, matches, window), *pollers)
@@ -558,7 +461,7 @@ def report(push: Result | None, poll: Result | None, args: argparse.Namespace) -
 
 
 async def run(args: argparse.Namespace, servers: Servers, pairs: list[list]) -> None:
-    matches = await matches_create(servers.http_port, pairs)
+    matches = await matches_create(servers.ports["gunicorn"], pairs)
     push = None if args.skip_push else await phase_push(args, servers, matches)
     poll = None if args.skip_polling else await phase_poll(args, servers, matches)
     report(push, poll, args)
@@ -584,7 +487,12 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="tabla-fanout-") as scratch:
         database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{scratch}/bench.sqlite3"
-        env = server_env(database_url, f"redis://127.0.0.1:{free_port()}/0")
+        env = server_env(
+            database_url=database_url,
+            layer_url=f"redis://127.0.0.1:{free_port()}/0",
+            # Every watcher comes from 127.0.0.1 and none sends a heartbeat: no socket limits.
+            extra={"SOCKETS_PER_ADDRESS": "0", "SOCKETS_PER_USER": "0", "SOCKET_IDLE_SECONDS": "0"},
+        )
         print(
             f"database: {database_url.split('@')[-1]}; {args.matches} matches, a move every "
             f"{args.move_seconds:g} s each; {args.watchers} watchers; uvicorn "

@@ -24,10 +24,6 @@ import argparse
 import asyncio
 import os
 import resource
-import signal
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
@@ -36,9 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import websockets
-
-ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
+from servers import BIN, Servers, free_port, manage, server_env
 
 SETUP = """
 from django.contrib.auth import get_user_model
@@ -48,12 +42,6 @@ users = [get_user_model().objects.create(username=name) for name in ("flood-a", 
 one, two = (Player.objects.create(user=user, display_name=user.username) for user in users)
 print(services.match_create(creator=users[0], player_one=one, player_two=two).pk)
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def rss_mb(pid: int) -> float:
@@ -136,25 +124,19 @@ def main() -> None:
     wanted = max(args.sockets + 200, args.nofile)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
     with tempfile.TemporaryDirectory() as scratch:
-        env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings.local",
-            "DEBUG": "0",
-            "DATABASE_URL": f"sqlite:///{scratch}/flood.sqlite3",
-            "CHANNEL_LAYER_URL": "",
-            "LOG_LEVEL": os.environ.get("FLOOD_LOG_LEVEL", "ERROR"),
-            "DJANGO_LOG_LEVEL": "ERROR",
-        }
+        env = server_env(
+            database_url=f"sqlite:///{scratch}/flood.sqlite3",
+            layer_url="",
+            throttle_rate=None,
+            log_level=os.environ.get("FLOOD_LOG_LEVEL", "ERROR"),
+            django_log_level="ERROR",
+        )
         if args.no_limits:
             env.update(SOCKETS_PER_ADDRESS="0", SOCKETS_PER_USER="0")
         if args.idle:
             env["SOCKET_IDLE_SECONDS"] = str(args.idle)
-        manage = [str(BIN / "python"), "manage.py"]
-        subprocess.run([*manage, "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
-                       capture_output=True)  # fmt: skip
-        made = subprocess.run([*manage, "shell", "--no-imports", "-c", SETUP], cwd=ROOT, env=env,
-                              check=True, capture_output=True, text=True)  # fmt: skip
-        match = int(made.stdout.strip().splitlines()[-1])
+        manage(env, "migrate", "--noinput")
+        match = int(manage(env, "shell", "--no-imports", "-c", SETUP).strip().splitlines()[-1])
         port = free_port()
 
         def limit_files() -> None:
@@ -164,23 +146,12 @@ def main() -> None:
             str(BIN / "uvicorn"), "config.asgi:application", "--host=127.0.0.1", f"--port={port}",
             "--log-level=critical", "--no-access-log", "--backlog=4096",
         ]  # fmt: skip
-        server = subprocess.Popen(uvicorn, cwd=ROOT, env=env, preexec_fn=limit_files)
-        try:
-            deadline = time.monotonic() + 30
-            while healthz(port) != "200":
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit("uvicorn did not start")
-                time.sleep(0.2)
+        with Servers() as servers:
+            server = servers.start("uvicorn", uvicorn, port=port, env=env, preexec_fn=limit_files)
+            servers.wait_healthy("uvicorn")
             limits = "off" if args.no_limits else "on (defaults unless set in the environment)"
             print(f"uvicorn pid {server.pid}, open files limit {args.nofile}, limits {limits}")
             asyncio.run(scenario(args, port, server.pid, match))
-        finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(timeout=5)
 
 
 if __name__ == "__main__":

@@ -46,21 +46,25 @@ import http.client
 import json
 import os
 import random
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
+from servers import (
+    BIN,
+    ROOT,
+    Servers,
+    children_of,
+    free_port,
+    manage,
+    server_env,
+    tree_cpu_seconds,
+)
+
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-UNLIMITED = "1000000/second"
 VARIANTS = ("tabla", "gul_bara", "tapa")
 GOAL_SECONDS = 1.0  # issue 23 §4
 PLY_SPAN = 50  # the summary's figures by the game's ply, in spans of this many
@@ -130,135 +134,20 @@ CHROMIUM_ARGS = [  # as tests/web/conftest.py
 # --- processes --------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for_port(port: int, process: subprocess.Popen[bytes], what: str) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"{what} exited with {process.returncode}")
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise SystemExit(f"{what} did not listen on port {port}")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time of a process and its children, from /proc."""
-    pids = [pid]
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(child) for child in children.read_text().split()]
-    ticks = 0
-    for each in pids:
-        try:
-            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
-        except FileNotFoundError:
-            continue
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
-
-
-def tree_cpu_seconds(pid: int) -> float:
-    """CPU time of a process and all its descendants (chromium's renderer, GPU, ... processes)."""
-    total, pending = 0.0, [pid]
-    while pending:
-        each = pending.pop()
-        total += own_cpu_seconds(each)
-        pending += [int(child) for child in children_of(each)]
-    return total
-
-
-def own_cpu_seconds(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except FileNotFoundError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def children_of(pid: int) -> list[str]:
-    try:
-        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except FileNotFoundError:
-        return []
-
-
-def server_env(database_url: str, cache_url: str, layer_url: str, weights: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.local",
-        "DATABASE_URL": database_url,
-        # A cache of this run's own: the default one (per checkout, in /dev/shm) outlives the
-        # throw-away database, and a game's chances are cached under its id and last turn's id,
-        # which every fresh database hands out again (game 1, turns 1, 2, ...).
-        "CACHE_URL": cache_url,
-        "CHANNEL_LAYER_URL": layer_url,
-        "TABLA_WEIGHTS_DIR": str(weights),
-        "THROTTLE_RATE_ANON": UNLIMITED,
-        "THROTTLE_RATE_USER": UNLIMITED,
-        "THROTTLE_RATE_WRITES": UNLIMITED,
-        # No clock sweeps in the server process: nothing but the moves and the page run there.
-        "CLOCK_SWEEP_IN_PROCESS_SECONDS": "0",
-        "LOG_LEVEL": "WARNING",
-        "DJANGO_LOG_LEVEL": "WARNING",
-        # Django's note on each static file whitenoise streams through ASGI, as under `make run`.
-        "PYTHONWARNINGS": "ignore:StreamingHttpResponse must consume",
-    }
-
-
-def manage(env: dict[str, str], *args: str) -> str:
-    command = [str(BIN / "python"), "manage.py", *args]
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(f"manage.py {args[0]} failed:\n{done.stdout}{done.stderr}")
-    return done.stdout
-
-
-@dataclass
-class Servers:
-    port: int
-    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
-
-    def stop(self) -> None:
-        """uvicorn first, then Redis, which its last unsubscribes still need."""
-        for name in ("uvicorn", "redis"):
-            process = self.processes.get(name)
-            if process is None:
-                continue
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)
-
-    def cpu(self) -> float:
-        return sum(cpu_seconds(process.pid) for process in self.processes.values())
-
-
 def start_servers(env: dict[str, str], redis_port: int | None, scratch: str) -> Servers:
-    servers = Servers(free_port())
+    """uvicorn ("uvicorn") on a free port, after a redis-server on ``redis_port`` if given, once
+    they listen."""
+    servers = Servers()
     try:
         if redis_port is not None:
-            redis = [
-                "redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
-                "--appendonly", "no", "--dir", scratch,
-            ]  # fmt: skip
-            servers.processes["redis"] = subprocess.Popen(redis, stdout=subprocess.DEVNULL)
-            wait_for_port(redis_port, servers.processes["redis"], "redis-server")
+            servers.start_redis(redis_port, scratch)
+        port = free_port()
         uvicorn = [
             str(BIN / "uvicorn"), "config.asgi:application", "--host=127.0.0.1",
-            f"--port={servers.port}", "--log-level=warning", "--no-access-log",
+            f"--port={port}", "--log-level=warning", "--no-access-log",
         ]  # fmt: skip
-        servers.processes["uvicorn"] = subprocess.Popen(uvicorn, cwd=ROOT, env=env)
-        wait_for_port(servers.port, servers.processes["uvicorn"], "uvicorn")
+        servers.start("uvicorn", uvicorn, port=port, env=env)
+        servers.wait_listening("uvicorn")
     except BaseException:
         servers.stop()
         raise
@@ -339,7 +228,7 @@ def wait_points(page: Any, expected: int, timeout: float) -> bool:
 def play(args: argparse.Namespace, servers: Servers, setup: dict[str, Any]) -> list[Move]:
     from playwright.sync_api import sync_playwright
 
-    port, match_id = servers.port, setup["match"]
+    port, match_id = servers.ports["uvicorn"], setup["match"]
     tokens = {int(player): token for player, token in setup["tokens"].items()}
     rng = random.Random(args.seed)
     chances_path = f"/api/v1/matches/{match_id}/chances/"
@@ -364,7 +253,7 @@ def play(args: argparse.Namespace, servers: Servers, setup: dict[str, Any]) -> l
             else:
                 print("the page has no socket: it polls (no channel layer?)")
             browser_pid = browser_process_pid()
-            cpu_start = servers.cpu()
+            cpu_start = sum(servers.cpu().values())
             browser_start = tree_cpu_seconds(browser_pid) if browser_pid else 0.0
             game = api(port, "GET", f"/api/v1/games/{setup['game']}/", tokens[min(tokens)])
             requests = rolls = 0
@@ -419,7 +308,7 @@ def play(args: argparse.Namespace, servers: Servers, setup: dict[str, Any]) -> l
                         f"{expected} points"
                     )
                 time.sleep(args.pause)
-            server_cpu = servers.cpu() - cpu_start
+            server_cpu = sum(servers.cpu().values()) - cpu_start
             browser_cpu = (tree_cpu_seconds(browser_pid) - browser_start) if browser_pid else 0.0
         finally:
             browser.close()
@@ -435,10 +324,10 @@ def play(args: argparse.Namespace, servers: Servers, setup: dict[str, Any]) -> l
 def browser_process_pid() -> int | None:
     """The chromium this process launched (Playwright's driver is our child, chromium its)."""
     for child in children_of(os.getpid()):
-        for grandchild in children_of(int(child)):
+        for grandchild in children_of(child):
             try:
                 if "chrom" in Path(f"/proc/{grandchild}/comm").read_text():
-                    return int(grandchild)
+                    return grandchild
             except FileNotFoundError:
                 continue
     return None
@@ -528,7 +417,24 @@ def main() -> None:
         database_url = f"sqlite:///{scratch}/bench.sqlite3"
         redis_port = free_port() if args.redis else None
         layer_url = f"redis://127.0.0.1:{redis_port}/0" if redis_port else ""
-        env = server_env(database_url, f"file://{cache_dir}", layer_url, weights)
+        env = server_env(
+            database_url=database_url,
+            debug=None,
+            # A cache of this run's own: the default one (per checkout, in /dev/shm) outlives the
+            # throw-away database, and a game's chances are cached under its id and last turn's
+            # id, which every fresh database hands out again (game 1, turns 1, 2, ...).
+            cache_url=f"file://{cache_dir}",
+            layer_url=layer_url,
+            weights=weights,
+            extra={
+                # No clock sweeps in the server process: nothing but the moves and the page run
+                # there.
+                "CLOCK_SWEEP_IN_PROCESS_SECONDS": "0",
+                # Django's note on each static file whitenoise streams through ASGI, as under
+                # `make run`.
+                "PYTHONWARNINGS": "ignore:StreamingHttpResponse must consume",
+            },
+        )
         manage(env, "migrate", "--noinput")
         setup = json.loads(
             manage(env, "shell", "--no-imports", "-c", SETUP.replace("{seed}", str(args.seed)))
@@ -538,7 +444,7 @@ def main() -> None:
         servers = start_servers(env, redis_port, scratch)
         try:
             print(
-                f"uvicorn on 127.0.0.1:{servers.port}, channel layer "
+                f"uvicorn on 127.0.0.1:{servers.ports['uvicorn']}, channel layer "
                 f"{'redis' if redis_port else 'in memory'}; match {setup['match']} (unrated)"
             )
             moves = play(args, servers, setup)
