@@ -158,9 +158,12 @@ def _commit() -> str:
 class ProgressBar:
     """A plain-text progress bar on stderr, redrawn at most once a second."""
 
-    def __init__(self, label: str, first: int, stream: TextIO | None = None) -> None:
+    def __init__(
+        self, label: str, first: int, stream: TextIO | None = None, unit: str = "games"
+    ) -> None:
         self.label = label
         self.first = first  # games done before this run (a resumed checkpoint)
+        self.unit = unit
         self.stream = stream or sys.stderr
         self.shown = 0.0
 
@@ -173,7 +176,7 @@ class ProgressBar:
         filled = int(30 * done / total) if total else 30
         bar = "#" * filled + "-" * (30 - filled)
         self.stream.write(
-            f"\r{self.label} [{bar}] {done}/{total} games  {rate:.2f} games/s  "
+            f"\r{self.label} [{bar}] {done}/{total} {self.unit}  {rate:.2f} {self.unit}/s  "
             f"eta {int(left // 3600)}h{int(left % 3600 // 60):02d}m "
         )
         if done >= total:
