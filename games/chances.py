@@ -325,7 +325,8 @@ class _Series:
     tail: tuple[dict[str, Any], ...]
 
     def to_cache(self) -> tuple[Any, ...]:
-        return dataclasses.astuple(self)
+        """The fields as they are (dataclasses.astuple would copy every row and position)."""
+        return tuple(getattr(self, field.name) for field in dataclasses.fields(self))
 
     @classmethod
     def from_cache(cls, value: Any) -> _Series | None:
