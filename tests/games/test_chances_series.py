@@ -215,3 +215,22 @@ def test_a_new_turn_costs_the_endpoint_the_same_queries_early_and_late(
         assert len(data["points"]) == game.turns.count() + 1
         with django_assert_num_queries(3):  # cached: no turn read
             assert client.get(chances_url(match)).json() == data
+
+
+def test_a_rated_match_stays_one_turn_behind_as_its_series_is_extended(
+    weights, online_match, spectator, client_for, settings
+):
+    assert online_match.rated
+    client = client_for(spectator)
+    game = game_play_random(game=online_match.games.get(), rng=random.Random(3), max_decisions=20)
+    client.get(chances_url(online_match))
+    game = game_play_random(game=game, rng=random.Random(4), max_decisions=3)
+    behind = client.get(chances_url(online_match)).json()
+    settings.CHANCES_SPECTATOR_DELAY_TURNS = 0
+    ahead = client.get(chances_url(online_match)).json()
+    assert behind["behind"] == 1 and ahead["behind"] == 0
+    assert behind["points"] == ahead["points"][:-1]
+    full = full_points(online_match, game)
+    assert [(p["turn"], p["win"]) for p in ahead["points"]] == [
+        (p.turn, round(p.win, 4)) for p in full
+    ]
