@@ -11,8 +11,10 @@ the pure races (games.analysis.bearoff, docs/decisions.md D147); without them th
 The series of a match is one point per game's start and one per stored turn: the position after
 it, replayed from the turn log (games.replay), evaluated by the network for its side to move and
 turned to player one's view; a turn that ends the game is its result (1 or 0, a tie 0.5). A
-game's points are computed in one batch and cached under the game's last turn id, so a game
-that does not change is never evaluated again.
+game's points are cached in one entry with the position after its last turn, so a game that
+does not change is never evaluated again and a new turn replays and evaluates only itself (with
+the last batch of CHUNK positions: the same floats as the whole series computed again;
+docs/decisions.md D158).
 
 Fairness (``chances_for``): a player of the match never sees them while it is on (403); what a
 spectator sees while it is on is the match's policy (``policy_of``, docs/decisions.md D129 and
