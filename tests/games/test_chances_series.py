@@ -234,3 +234,25 @@ def test_a_rated_match_stays_one_turn_behind_as_its_series_is_extended(
     assert [(p["turn"], p["win"]) for p in ahead["points"]] == [
         (p.turn, round(p.win, 4)) for p in full
     ]
+
+
+def test_an_older_entry_stored_last_by_a_slower_read_is_only_extended_further(
+    weights, alice, bob, organiser
+):
+    """Two reads after turns may both compute (no lock): a slower one that read fewer turns can
+    store its entry after a newer one. Every entry is true of the turns it read, so the next read
+    extends the older one further, never serves a wrong point."""
+    from django.core.cache import cache
+
+    match = unrated(alice, bob, organiser)
+    game = game_play_random(game=match.games.get(), rng=random.Random(3), max_decisions=20)
+    cached_points(match, game)
+    key = chances._series_key(game, chances.evaluator_and_version(game.variant)[1])
+    older = cache.get(key)
+    game = game_play_random(game=game, rng=random.Random(4), max_decisions=5)
+    cached_points(match, game)
+    assert cache.get(key) != older
+    cache.set(key, older)  # the slower read's entry lands last
+    game = game_play_random(game=game, rng=random.Random(5), max_decisions=2)
+    assert cached_points(match, game) == full_points(match, game)
+    assert chances._Series.from_cache(cache.get(key)).last_turn == game.turns.latest("ply").pk
