@@ -28,8 +28,9 @@ the chances endpoint has (the late redraws of a move are not counted in the next
 ``--pause`` seconds. A move whose chance has not changed within ``--timeout`` seconds is a
 failure, reported, not waited for longer. Prints the weights' metadata (games, saved, hidden),
 the load average, each move's figures with ``--verbose``, and count, median, p95, max of the
-delay (also by spans of 50 plies of the game: a new turn makes the server compute its game's
-series again, so a move late in a long game costs more) and how many were within 1 s; the
+delay (also by spans of 50 plies of the game: a new turn used to make the server compute its
+game's whole series again, so a move late in a long game cost more; since docs/decisions.md D158
+it extends the cached series by the new turn) and how many were within 1 s; the
 server's CPU a move (uvicorn, with the redis-server when ``--redis``; it includes the bench's own
 read of the endpoint after each move, a cached answer) and the browser's. The server has a cache
 of its own (CACHE_URL, in /dev/shm where there is one), and the first game's dice come from
@@ -368,18 +369,32 @@ def summary(moves: list[Move], timeout: float) -> None:
         print(f"  the page's update:       {figures(updated)} (the push and the fragment)")
     if shown:
         print(f"  the chance on the page:  {figures(shown)}")
-    # A new turn makes the server compute its game's series again (games/chances.py: the replay
-    # of the game's turns, then one batch evaluation): the later in a game, the more work.
+    # By the game's ply: a new turn extends the game's cached series (games/chances.py, D158),
+    # while the page's fragment still carries every turn's replay frame.
+    # Each span also splits the median: the page's update (the push and the fragment), then the
+    # chance after it (the chances' request and the redraw).
     spans: dict[int, list[float]] = {}
+    parts: dict[int, list[tuple[float, float]]] = {}
     for move in moves:
         if move.shown is not None:
             spans.setdefault((move.ply - 1) // PLY_SPAN, []).append(move.shown)
+            if move.updated is not None:
+                split = (move.updated, move.shown - move.updated)
+                parts.setdefault((move.ply - 1) // PLY_SPAN, []).append(split)
     if len(spans) > 1:
         print("  by the game's ply:")
         for span, values in sorted(spans.items()):
             first = span * PLY_SPAN + 1
+            split = parts.get(span, [])
+            medians = (
+                f"; update median {statistics.median(u for u, _ in split) * 1000:.0f} ms, "
+                f"then the chance {statistics.median(c for _, c in split) * 1000:.0f} ms"
+                if split
+                else ""
+            )
             print(
                 f"    plies {first}-{first + PLY_SPAN - 1}: {len(values)} moves, {figures(values)}"
+                f"{medians}"
             )
     within = sum(value <= GOAL_SECONDS for value in shown)
     print(

@@ -11,8 +11,10 @@ the pure races (games.analysis.bearoff, docs/decisions.md D147); without them th
 The series of a match is one point per game's start and one per stored turn: the position after
 it, replayed from the turn log (games.replay), evaluated by the network for its side to move and
 turned to player one's view; a turn that ends the game is its result (1 or 0, a tie 0.5). A
-game's points are computed in one batch and cached under the game's last turn id, so a game
-that does not change is never evaluated again.
+game's points are cached in one entry with the position after its last turn, so a game that
+does not change is never evaluated again and a new turn replays and evaluates only itself (with
+the last batch of CHUNK positions: the same floats as the whole series computed again;
+docs/decisions.md D158).
 
 Fairness (``chances_for``): a player of the match never sees them while it is on (403); what a
 spectator sees while it is on is the match's policy (``policy_of``, docs/decisions.md D129 and
@@ -36,6 +38,7 @@ import dataclasses
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -53,7 +56,7 @@ from games.analysis.match_table import GameChances, MatchTable, match_chance
 from games.analysis.net import Network, flip
 from games.analysis.player import position_chances
 from games.analysis.rates import RATES_FILE, Rates
-from games.engine import Position, start_position
+from games.engine import Cube, GameResult, Position, start_position
 from games.engine.options import Options
 from games.models import Game, Match, Turn
 from games.selectors import User
@@ -297,59 +300,174 @@ def game_identity(game: Game) -> str:
     return f"{game.pk}.{int(game.started_at.timestamp() * 1_000_000)}"
 
 
-def game_points(match: Match, game: Game, last_turn: int | None) -> list[Point]:
-    """The points of one game, cached under its last turn id (a new turn is a new key) and the
-    version of the network's file."""
+# Positions evaluated in one batch. The series evaluates its positions in batches of CHUNK from
+# the game's start, whether it is computed whole or extended by a new turn: the network's floats
+# depend on the batch a position is evaluated in (BLAS), so the same batches give the same floats.
+CHUNK = 16
+
+
+@dataclass(frozen=True, slots=True)
+class _Series:
+    """A game's series as cached (one entry a game, docs/decisions.md D158): its points as rows
+    up to the turn ``last_turn`` (its id, ply and the microsecond it was made; 0 before any: a
+    turn rolled back and made again may get the same id, not the same time), and what
+    extending it by the later turns needs: the position and the cube after the last entry
+    replayed (``position`` None once the series stopped: the game is over or its log broke the
+    rules), the number of log entries replayed, and the positions of the last batch that is
+    not yet full (``tail``: the last ``len(tail)`` points, evaluated again with the next
+    turns' positions)."""
+
+    last_turn: int
+    last_ply: int
+    last_made: int
+    rows: tuple[tuple[Any, ...], ...]
+    position: dict[str, Any] | None
+    cube: tuple[int, str, str, bool]
+    replayed: int
+    tail: tuple[dict[str, Any], ...]
+
+    def to_cache(self) -> tuple[Any, ...]:
+        """The fields as they are (dataclasses.astuple would copy every row and position)."""
+        return tuple(getattr(self, field.name) for field in dataclasses.fields(self))
+
+    @classmethod
+    def from_cache(cls, value: Any) -> _Series | None:
+        try:
+            return cls(*value)
+        except TypeError:
+            return None
+
+    def points(self) -> list[Point]:
+        return [Point(*row) for row in self.rows]
+
+
+def _series_key(game: Game, version: str) -> str:
+    return f"chances:v3:{game_identity(game)}:{game.variant}:{version}"
+
+
+def _micros(moment: datetime | None) -> int:
+    return 0 if moment is None else int(moment.timestamp() * 1_000_000)
+
+
+def game_points(
+    match: Match, game: Game, last_turn: int | None, last_made: datetime | None
+) -> list[Point]:
+    """The points of one game (its last turn's id ``last_turn`` and when it was made, None
+    before any), cached a game under the version of the network's file. The entry that ends at
+    that turn is the answer; one that ends at an earlier turn still in the log is extended by
+    the turns after it (replayed on from its position, checked as from the start, and
+    evaluated); otherwise (no entry, or its last turn is no longer the log's: an undo, a
+    rollback) the whole log is replayed. No lock: two requests may both compute, and each
+    stores a series true of the turns it read (docs/decisions.md D158)."""
     loaded = _loaded(game.variant)
     if loaded is None:
         raise NoEvaluatorError(game.variant)
     network, version = loaded
-    key = f"chances:v2:{game_identity(game)}:{last_turn or 0}:{game.variant}:{version}"
-    cached = cache.get(key)
-    if cached is not None:
-        return [Point(*row) for row in cached]
-    points = _evaluate_game(match, game, network)
-    cache.set(key, [_row(p) for p in points], settings.CHANCES_CACHE_SECONDS)
-    return points
+    key = _series_key(game, version)
+    cached = _Series.from_cache(cache.get(key))
+    made = _micros(last_made)
+    if cached is not None and (cached.last_turn, cached.last_made) == (last_turn or 0, made):
+        return cached.points()
+    turns = Turn.objects.filter(game=game).order_by("ply")
+    series = None
+    if cached is not None and cached.last_turn and (last_turn or 0) > cached.last_turn:
+        later = list(turns.filter(ply__gte=cached.last_ply))
+        anchor = (later[0].pk, later[0].ply, _micros(later[0].created_at)) if later else None
+        if anchor == (cached.last_turn, cached.last_ply, cached.last_made):
+            series = _extend(match, game, network, cached, later[1:])
+    if series is None:
+        series = _extend(match, game, network, _start(game), list(turns))
+    cache.set(key, series.to_cache(), settings.CHANCES_CACHE_SECONDS)
+    return series.points()
 
 
-def _row(point: Point) -> tuple[Any, ...]:
-    return (point.game, point.turn, point.win, point.win_mars, point.lose_mars, point.one_to_move)
+def _start(game: Game) -> _Series:
+    """The series of ``game`` before its start point: nothing replayed."""
+    position = start_position(game.variant, "w")
+    cube = Cube(crawford=game.crawford)
+    return _Series(
+        0,
+        0,
+        0,
+        (),
+        position.to_json(),
+        (cube.value, cube.owner, cube.offered_by, cube.crawford),
+        0,
+        (),
+    )
 
 
-def _evaluate_game(match: Match, game: Game, network: Network) -> list[Point]:
-    """Replay the game's turn log and evaluate every position after a turn in one batch."""
+def _extend(
+    match: Match, game: Game, network: Network, series: _Series, turns: list[Turn]
+) -> _Series:
+    """``series`` with the points of ``turns`` (the log's entries after its last turn): they
+    are replayed from its position and cube (games.replay, every play checked by the engine;
+    a log that breaks the rules stops the series there, as a game that is over does), and the
+    positions from the start of its last batch on are evaluated in batches of CHUNK; a turn
+    that ends the game is its result (1 or 0 for player one, a tie 0.5)."""
+    last_turn = turns[-1].pk if turns else series.last_turn
+    last_ply = turns[-1].ply if turns else series.last_ply
+    last_made = _micros(turns[-1].created_at) if turns else series.last_made
+    if series.position is None:  # stopped: later entries add nothing
+        return dataclasses.replace(
+            series, last_turn=last_turn, last_ply=last_ply, last_made=last_made
+        )
     options = match_options(match)
-    one_colour = game.colour_of(match.player_one)
-    turns = list(Turn.objects.filter(game=game).order_by("ply"))
-    positions: list[Position] = [start_position(game.variant, "w")]
-    plies = [0]
-    results: list[Any] = [None]
-    steps = replay.replay_log(game.variant, options, turns, crawford=game.crawford)
+    position = Position.from_json(series.position)
+    cube = Cube(*series.cube)
+    positions: list[Position] = []
+    plies: list[int] = []
+    results: list[GameResult | None] = []
+    if not series.rows:
+        positions, plies, results = [position], [0], [None]
+    resume = replay.Resume(position, cube, series.replayed)
+    steps = replay.replay_log(game.variant, options, turns, crawford=game.crawford, resume=resume)
+    replayed, stopped = series.replayed, False
     try:
         for turn, step in zip(turns, steps, strict=False):
             positions.append(step.position_after)
             plies.append(turn.ply)
             results.append(step.game_result)
+            position, cube, replayed = step.position_after, step.cube, step.number
+            if step.game_result is not None:
+                stopped = True
     except replay.ReplayError:
-        pass  # a log that breaks the rules (verify_games reports it): the series stops there
-    live = [i for i, result in enumerate(results) if result is None]
-    values = position_chances(network, game.variant, [positions[i] for i in live], options)
-    by_index = dict(zip(live, values, strict=True))
-    points = []
-    for i, position in enumerate(positions):
-        result = results[i]
+        stopped = True  # a log that breaks the rules (verify_games reports it): it stops there
+    # The last batch's positions again, then the new ones: live positions are the series'
+    # first points (only its last one may be a result), so batches start at multiples of CHUNK.
+    start = len(series.rows) - len(series.tail)
+    tail = [Position.from_json(data) for data in series.tail]
+    live = tail + [p for p, result in zip(positions, results, strict=True) if result is None]
+    values = [
+        row
+        for first in range(0, len(live), CHUNK)
+        for row in position_chances(network, game.variant, live[first : first + CHUNK], options)
+    ]
+    one_colour = game.colour_of(match.player_one)
+    rows = list(series.rows[:start])
+    kept = [row[1] for row in series.rows[start:]]
+    for index, (ply, result) in enumerate(
+        zip(kept + plies, [None] * len(kept) + results, strict=True)
+    ):
         if result is not None:
             win = 0.5 if result.winner is None else float(result.winner == one_colour)
             mars = result.points >= 2
-            points.append(Point(game.number, plies[i], win, win * mars, (1 - win) * mars, None))
+            rows.append((game.number, ply, win, win * mars, (1 - win) * mars, None))
             continue
-        one_moves = position.turn == one_colour
-        seen = by_index[i] if one_moves else flip(by_index[i])
-        points.append(
-            Point(game.number, plies[i], float(seen[0]), float(seen[1]), float(seen[2]), one_moves)
-        )
-    return points
+        one_moves = live[index].turn == one_colour
+        seen = values[index] if one_moves else flip(values[index])
+        rows.append((game.number, ply, float(seen[0]), float(seen[1]), float(seen[2]), one_moves))
+    full = len(live) - len(live) % CHUNK
+    return _Series(
+        last_turn,
+        last_ply,
+        last_made,
+        tuple(rows),
+        None if stopped else position.to_json(),
+        (cube.value, cube.owner, cube.offered_by, cube.crawford),
+        replayed,
+        tuple(p.to_json() for p in live[full:]) if not stopped else (),
+    )
 
 
 # --- who sees what ------------------------------------------------------------------------------
@@ -447,12 +565,18 @@ def chances_for(*, user: User, match: Match) -> MatchChances:
     policy = None if is_over(match) else policy_of(match)
     if policy is not None and policy.kind == HIDDEN:
         raise NotAllowedError(hidden_message(policy))
-    games = list(match.games.annotate(last_turn=Max("turns__pk")).order_by("number"))
+    games = list(
+        match.games.annotate(
+            last_turn=Max("turns__pk"), last_made=Max("turns__created_at")
+        ).order_by("number")
+    )
     for variant in sorted({game.variant for game in games}):
         if not has_evaluator(variant):
             raise NoEvaluatorError(variant)
     points = match_chances(
-        match, games, [p for game in games for p in game_points(match, game, game.last_turn)]
+        match,
+        games,
+        [p for game in games for p in game_points(match, game, game.last_turn, game.last_made)],
     )
     behind = min(spectator_delay(match, policy), max(len(points) - 1, 0))
     if behind:

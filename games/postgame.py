@@ -6,8 +6,8 @@ D138, D151), at 0-ply when a reader finds a game not reviewed yet (D133): the de
 cached is shown, and says its depth. The game's turn log is replayed (games.replay),
 each decision with more than one legal play gets the equity of the play made, of the best play
 and the error between them, in cubeless points for the mover. A game's review is cached under
-its last turn id, the network file's version and the depth, as its chances are
-(games/chances.py).
+its last turn id, the network file's version and the depth (a finished game's log does not
+grow; the chances, which follow a game in play, extend their entry instead: games/chances.py).
 
 Shown only once the match is over, to everyone (docs/decisions.md D134): the players never see
 an evaluation during their own match, and a spectator not either, so that nobody watching can

@@ -54,6 +54,17 @@ class Step:
     play: Play | None = None  # the play as the engine read it (None for a cube action)
 
 
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """Where a replay of a log's later entries starts: the position and the cube after entry
+    ``number`` of the same log, as an earlier replay of its first entries left them (a Step's
+    ``position_after`` and ``cube``). The game must not be over there."""
+
+    position: Position
+    cube: Cube
+    number: int
+
+
 def replay_log(
     variant: str,
     options: Options,
@@ -61,17 +72,20 @@ def replay_log(
     *,
     crawford: bool = False,
     first: str = "w",
+    resume: Resume | None = None,
 ) -> Iterator[Step]:
     """Replay ``log`` from the start of a ``variant`` game with ``first`` to move, yielding each
-    entry's Step. A cube action is allowed only where the match's ``cube`` option applies and
-    not in the Crawford game (``crawford``); a drop ends the game. An entry that gives a
-    ``side`` or a ``kind`` must name the one the replay expects (a play is a "roll", or
-    "pending" for a Gjul Bara stage played without a roll). Raises ReplayError at the first
-    entry that is malformed or illegal."""
-    position = start_position(variant, first)
-    cube = Cube(crawford=crawford)
+    entry's Step; with ``resume``, ``log`` is the entries after ``resume.number`` and the replay
+    goes on from its position and cube, checking each entry as from the start (the entries
+    are numbered on from ``resume.number``). A cube action is allowed only where the match's
+    ``cube`` option applies and not in the Crawford game (``crawford``); a drop ends the game.
+    An entry that gives a ``side`` or a ``kind`` must name the one the replay expects (a play
+    is a "roll", or "pending" for a Gjul Bara stage played without a roll). Raises ReplayError
+    at the first entry that is malformed or illegal."""
+    position = start_position(variant, first) if resume is None else resume.position
+    cube = Cube(crawford=crawford) if resume is None else resume.cube
     ended = False
-    for number, entry in enumerate(log, start=1):
+    for number, entry in enumerate(log, start=1 if resume is None else resume.number + 1):
         if ended:
             raise ReplayError(number, "the game was already over")
         kind, side, dice, moves = _read(number, entry)
