@@ -285,7 +285,8 @@ def against_gnubg(network: Network, games: int, seed: int, ply: int = 0) -> list
     (module docstring); rows of the table ``main`` prints."""
     import gnubg  # the dev extra (GPL): only this benchmark and the tests use it, never the site
 
-    cube = gnubg.cube_info()  # money play, cube centred: cubeless outputs are what we read
+    # money play, cube centred (spelled out: a bare cube_info() takes a match gnubg imported)
+    cube = gnubg.cube_info(1, -1, 0, 0, (0, 0), 0, 0)
     context = gnubg.eval_context(0, 0, 1, 0, 0.0)  # cubeless, 0-ply, deterministic, no noise
     picked: list[Position] = []
     for game in range(games):
