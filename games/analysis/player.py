@@ -22,6 +22,7 @@ from games.engine.options import Options
 from games.engine.position import Colour, Position
 from games.engine.results import GameResult
 
+from .bearoff import RaceTables
 from .encode import Matrix, encode_outcomes, encode_positions
 from .net import Array, Network, equity, flip
 
@@ -80,20 +81,31 @@ def evaluate_plays(
         races = network.races
         if races is not None and races.may_answer(variant, position):
             for index, outcome in zip(live, after, strict=True):
-                state = outcome.after
-                exact = races.chances(
-                    variant,
-                    options,
-                    outcome.node,
-                    mover,
-                    turn=state.turn,
-                    rolls=state.rolls,
-                    pending=state.pending,
-                    pending_kind=state.pending_kind,
-                )
+                exact = exact_after(races, variant, options, outcome, mover)
                 if exact is not None:
-                    chances[index] = exact if state.turn == mover else flip(exact)
+                    chances[index] = exact
     return Evaluated(outcomes, chances, inputs, rows)
+
+
+def exact_after(
+    races: RaceTables, variant: str, options: Options, outcome: Outcome, mover: Colour
+) -> Array | None:
+    """The exact tables' chances of the position ``mover``'s play ``outcome`` leaves, in the
+    mover's view; None when it is not a race they answer."""
+    state = outcome.after
+    exact = races.chances(
+        variant,
+        options,
+        outcome.node,
+        mover,
+        turn=state.turn,
+        rolls=state.rolls,
+        pending=state.pending,
+        pending_kind=state.pending_kind,
+    )
+    if exact is None:
+        return None
+    return exact if state.turn == mover else flip(exact)
 
 
 def position_chances(

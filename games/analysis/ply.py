@@ -46,7 +46,7 @@ from games.engine.position import Colour, Position
 
 from .encode import encode_outcomes
 from .net import Array, Network, equity, flip
-from .player import evaluate_plays, result_chances
+from .player import evaluate_plays, exact_after, result_chances
 
 # The 21 distinct rolls and their chances.
 ROLLS: tuple[tuple[tuple[int, int], float], ...] = tuple(
@@ -118,19 +118,9 @@ def _best_replies(
         if exact_leaves:
             assert races is not None
             for row, outcome in enumerate(live):
-                state = outcome.after
-                exact = races.chances(
-                    variant,
-                    options,
-                    outcome.node,
-                    side,
-                    turn=state.turn,
-                    rolls=state.rolls,
-                    pending=state.pending,
-                    pending_kind=state.pending_kind,
-                )
+                exact = exact_after(races, variant, options, outcome, side)
                 if exact is not None:
-                    outputs[row] = exact if state.turn == side else flip(exact)
+                    outputs[row] = exact
         for values, rows in zip(chances, places, strict=True):
             mask = rows >= 0
             values[mask] = outputs[rows[mask]]
