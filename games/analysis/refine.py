@@ -277,10 +277,8 @@ def collect(
     def results() -> Iterator[tuple[int, Matrix, Array]]:
         game = data.games
         if workers <= 1:
-            global _worker
-            _worker = (network, settings)
             while True:
-                yield _work(game)
+                yield (game, *collect_game(network, settings, game))
                 game += 1
         with ProcessPoolExecutor(
             workers,
