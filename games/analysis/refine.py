@@ -60,7 +60,7 @@ from .bearoff import RaceTables
 from .encode import encode_positions, input_size
 from .net import Array, Network, flip, save_npz
 from .player import evaluate_plays, position_chances, result_chances
-from .train import ProgressBar, _commit, _now
+from .train import ProgressBar, code_commit, utc_stamp
 
 Matrix = npt.NDArray[np.float32]
 MAX_PLIES = 2000  # a game (or a rollout) longer than this is dropped, as in training
@@ -269,7 +269,7 @@ def collect(
         data.x, data.y = np.concatenate(xs), np.concatenate(ys)
         xs[:], ys[:] = [data.x], [data.y]
         data.metadata.update(
-            seconds=seconds + time.monotonic() - start, saved=_now(), commit=_commit()
+            seconds=seconds + time.monotonic() - start, saved=utc_stamp(), commit=code_commit()
         )
         data.save(data_path)
         return data
@@ -461,8 +461,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "held_out_before": round(errors[0], 6),
             "held_out_after": round(errors[-1], 6),
             "fit_seconds": round(time.monotonic() - started, 1),
-            "saved": _now(),
-            "commit": _commit(),
+            "saved": utc_stamp(),
+            "commit": code_commit(),
         },
     )
     print(f"saved {args.out}: held-out error {errors[0]:.5f} -> {errors[-1]:.5f}", file=sys.stderr)

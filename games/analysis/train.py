@@ -121,7 +121,7 @@ def train(
     done = int(meta.get("games", 0))
     start = time.monotonic()
     seconds_before = float(meta.get("seconds", 0.0))
-    commit = _commit() if checkpoint is not None else "unknown"  # the code that trains
+    commit = code_commit() if checkpoint is not None else "unknown"  # the code that trains
     while done < games:
         stats = train_game(learner, settings.variant, game_rng(settings.seed, done), options)
         done += 1
@@ -130,17 +130,18 @@ def train(
         meta["unfinished"] = int(meta.get("unfinished", 0)) + (not stats.finished)
         meta["seconds"] = seconds_before + time.monotonic() - start
         if checkpoint is not None and (done % every == 0 or done == games):
-            network.save(checkpoint, time=_now(), commit=commit)
+            network.save(checkpoint, time=utc_stamp(), commit=commit)
         if progress is not None:
             progress(done, games, time.monotonic() - start)
     return network
 
 
-def _now() -> str:
+def utc_stamp() -> str:
+    """Now in UTC, to the second, as the weights' provenance records it."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _commit() -> str:
+def code_commit() -> str:
     """The commit of the code that trained, as git says (``unknown`` outside a checkout)."""
     try:
         run = subprocess.run(
