@@ -27,9 +27,10 @@ or several, and with any ``--workers``).
 
 ``fit``: the network is trained on the data by Adam (batch 128, ``--rate``), 90 % of the
 positions, for ``--epochs`` passes; each pass prints the mean squared error on the other 10 %
-(held out, chosen by ``--seed``). The weights are saved with the refinement's provenance in their
-metadata (``refined``: the data's positions, rollouts, seed and TD games, the passes, the rate,
-the held-out error before and after, the time and the commit).
+(held out, chosen by ``--seed``), and the pass with the lowest is the one kept. The weights are
+saved with the refinement's provenance in their metadata (``refined``: the data's positions,
+rollouts, seed and TD games, the passes, the rate, the held-out error before and after, the pass
+kept, the time and the commit).
 
 Pure Python and numpy, no Django, as the rest of games.analysis.
 """
@@ -355,7 +356,8 @@ def fit(
     report: Any = None,
 ) -> list[float]:
     """Train ``network`` on ``data`` (module docstring); the held-out error before and after
-    each pass, ``epochs + 1`` figures. ``report(epoch, error)`` hears each."""
+    each pass, ``epochs + 1`` figures. ``report(epoch, error)`` hears each. The network is left
+    with the weights of the pass whose held-out error was lowest (the start if none was lower)."""
     train_rows, held = split(len(data.x), seed)
     x = data.x.astype(np.float64)
     held_x, held_y = x[held], data.y[held]
@@ -364,6 +366,7 @@ def fit(
         report(0, errors[0])
     rng = np.random.default_rng(seed + 1)
     adam = Adam(network, rate)
+    best = [p.copy() for p in network.parameters()]
     for epoch in range(1, epochs + 1):
         order = rng.permutation(train_rows)
         for start in range(0, len(order), BATCH):
@@ -371,8 +374,12 @@ def fit(
             _, grads = network.loss_gradient(x[rows], data.y[rows])
             adam.step(grads)
         errors.append(held_out_error(network, held_x, held_y))
+        if errors[-1] < min(errors[:-1]):
+            best = [p.copy() for p in network.parameters()]
         if report is not None:
             report(epoch, errors[-1])
+    for weights, kept in zip(network.parameters(), best, strict=True):
+        weights[...] = kept
     return errors
 
 
@@ -459,13 +466,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             "rate": args.rate,
             "fit_seed": args.seed,
             "held_out_before": round(errors[0], 6),
-            "held_out_after": round(errors[-1], 6),
+            "held_out_after": round(min(errors), 6),
+            "best_pass": errors.index(min(errors)),
             "fit_seconds": round(time.monotonic() - started, 1),
             "saved": utc_stamp(),
             "commit": code_commit(),
         },
     )
-    print(f"saved {args.out}: held-out error {errors[0]:.5f} -> {errors[-1]:.5f}", file=sys.stderr)
+    print(
+        f"saved {args.out}: held-out error {errors[0]:.5f} -> {min(errors):.5f} "
+        f"(pass {errors.index(min(errors))})",
+        file=sys.stderr,
+    )
     return 0
 
 

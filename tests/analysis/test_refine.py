@@ -13,6 +13,7 @@ from games.analysis.refine import (
     Data,
     collect,
     fit,
+    held_out_error,
     main,
     rollout,
     split,
@@ -92,6 +93,24 @@ def test_fitting_learns_a_teacher():
     assert len(held) == 60 and not set(train_rows) & set(held)
 
 
+def test_the_fit_keeps_the_pass_with_the_lowest_held_out_error():
+    """A rate too large for the toy set overshoots: the passes after its best are worse, and the
+    network is left with the best pass's weights, not the last's."""
+    rng = np.random.default_rng(0)
+    inputs = input_size("tabla")
+    teacher = Network.create(inputs, hidden=6, seed=1)
+    teacher.w1 *= 4.0
+    teacher.w2 *= 4.0
+    x = (rng.random((600, inputs)) < 0.2).astype(np.float32)
+    data = Data(x, teacher.forward(x.astype(np.float64)), 0, {})
+    student = Network.create(inputs, hidden=6, seed=2)
+    errors = fit(student, data, epochs=20, rate=0.3, seed=1)
+    assert min(errors) < errors[-1]
+    _, held = split(600, 1)
+    kept = held_out_error(student, x[held].astype(np.float64), data.y[held])
+    assert kept == pytest.approx(min(errors), rel=1e-12)
+
+
 def test_the_command_collects_fits_and_records_the_provenance(network, tmp_path):
     _, path = network
     data = tmp_path / "rollouts.npz"
@@ -104,6 +123,7 @@ def test_the_command_collects_fits_and_records_the_provenance(network, tmp_path)
     meta = refined.metadata["refined"]
     assert meta["positions"] == len(Data.load(data).x) and meta["rollouts"] == 2
     assert meta["epochs"] == 2 and meta["trained_games"] == 0 and "commit" in meta
+    assert 0 <= meta["best_pass"] <= 2
     assert refined.metadata["games"] == 0  # the TD games are kept as they were
     # Data from other weights is refused.
     other = tmp_path / "other.npz"
