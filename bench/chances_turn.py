@@ -1,4 +1,5 @@
-"""What one new turn costs the chances endpoint, early and late in a game (docs/decisions.md D158).
+"""What one new turn costs the chances endpoint and the match page's fragment, early and late in a
+game (docs/decisions.md D158, D160).
 
 Issue 23 §4 wants the chance on a spectator's page within 1 s of the move, late in a long game as
 early in it. For each ply of ``--plies`` the script plays an unrated match's first game (Tabla,
@@ -9,6 +10,11 @@ CPU time of the process (the machine is shared):
 
 - ``request``: ``GET /api/v1/matches/{id}/chances/`` as a spectator (Django's test client: the
   middleware, authentication, the match, the games, the series, the match table, rendering);
+- ``request, after``: the same after one more turn, with ``?after=`` the cursor of the read
+  before it (only the new points: docs/decisions.md D160);
+- ``fragment`` / ``fragment, held``: the match page's live fragment (``/matches/{id}/live/``),
+  whole, and with ``X-Replay-Held`` naming the turns of the fragment read one turn before
+  (only the new replay frames and log rows: D160);
 - ``points, new turn`` / ``points, cached``: ``chances.game_points`` after another new turn,
   then again (the cache's hit);
 - ``match table``, ``to_json``: ``chances.match_chances`` and the answer's JSON over the points;
@@ -24,6 +30,7 @@ Prints the median and the smallest of each, in ms, and the endpoint's queries af
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -31,6 +38,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -65,6 +73,14 @@ class Cpu:
 
     def __exit__(self, *exc: object) -> None:
         self.ms = (time.process_time() - self.start) * 1000
+
+
+def client_data(response: Any) -> dict[str, Any]:
+    """The live fragment's client data (its ``client-data`` JSON), as match.js reads it."""
+    html = response.content.decode()
+    start = html.index(">", html.index('id="client-data"')) + 1
+    data: dict[str, Any] = json.loads(html[start : html.index("</script>", start)])
+    return data
 
 
 def measure(ply: int, repeat: int) -> tuple[int, int, dict[str, list[float]]]:
@@ -109,6 +125,8 @@ def measure(ply: int, repeat: int) -> tuple[int, int, dict[str, list[float]]]:
     def add(name: str, value: float) -> None:
         figures.setdefault(name, []).append(value)
 
+    live = reverse("web:match-live", kwargs={"pk": match.pk})
+    held = client_data(client.get(live))["replay_key"]
     for _ in range(repeat):
         game = game_play_random(game=game, rng=rng, max_decisions=1)
         if game.is_over:
@@ -118,6 +136,22 @@ def measure(ply: int, repeat: int) -> tuple[int, int, dict[str, list[float]]]:
         assert answer.status_code == 200
         queries = len(captured.captured_queries)
         add("request", cpu.ms)
+        cursor = answer.json()["cursor"]
+        game = game_play_random(game=game, rng=rng, max_decisions=1)
+        if game.is_over:
+            break
+        with Cpu() as cpu:
+            answer = client.get(f"{url}?after={cursor}")
+        assert answer.json()["incremental"]
+        add("request, after", cpu.ms)
+        with Cpu() as cpu:
+            page = client.get(live)
+        add("fragment", cpu.ms)
+        with Cpu() as cpu:
+            part = client.get(live, headers={"X-Replay-Held": held})
+        assert client_data(part)["replay_from"]
+        add("fragment, held", cpu.ms)
+        held = client_data(page)["replay_key"]
         game = game_play_random(game=game, rng=rng, max_decisions=1)
         if game.is_over:
             break

@@ -370,7 +370,7 @@ def summary(moves: list[Move], timeout: float) -> None:
     if shown:
         print(f"  the chance on the page:  {figures(shown)}")
     # By the game's ply: a new turn extends the game's cached series (games/chances.py, D158),
-    # while the page's fragment still carries every turn's replay frame.
+    # and the page's fragment and the chances carry only what the page does not hold (D160).
     # Each span also splits the median: the page's update (the push and the fragment), then the
     # chance after it (the chances' request and the redraw).
     spans: dict[int, list[float]] = {}

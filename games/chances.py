@@ -22,7 +22,9 @@ D135): a tournament's match follows its organisers' setting, asked through a fin
 tournaments registers (games imports nothing of tournaments; as games/places.py), "hidden" (403
 naming the event), "delayed" (``CHANCES_SPECTATOR_DELAY_TURNS`` points behind, default one) or
 "live"; any other rated match is delayed, an unrated friendly one live; a match that is over
-shows everything to everyone.
+shows everything to everyone. A client that holds the points of an answer sends back its
+``cursor`` (``after``) and is answered only the later ones, cut by the same rules, as long as
+the points it holds are still the first shown as they are (docs/decisions.md D160).
 
 The bar and the graph show the chance of winning the MATCH (``match_chances``): a point's three
 outcome probabilities for the game being played, times the exact match table's chance after
@@ -35,6 +37,7 @@ keeps the chance of winning the game.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -49,6 +52,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from common.errors import NotAllowedError
+from common.numbers import ascii_int
 from games import replay, selectors
 from games.analysis.bearoff import RaceTables
 from games.analysis.encode import input_size
@@ -185,10 +189,16 @@ class MatchChances:
     points: list[Point]
     behind: int
     truncated: bool
+    # What a client that holds these points sends as ``after`` to be answered only the later
+    # ones (``chances_for``); ``incremental``: these points follow those of the ``after``
+    # given; ``last``: the last point shown, the answer's current one when no point is new.
+    cursor: str = ""
+    incremental: bool = False
+    last: Point | None = None
 
     @property
     def current(self) -> Point | None:
-        return self.points[-1] if self.points else None
+        return self.points[-1] if self.points else self.last
 
     def to_json(self) -> dict[str, Any]:
         current = self.current
@@ -198,6 +208,8 @@ class MatchChances:
             "current": None if current is None else _current_json(self.match, current),
             "points": [point.to_json() for point in self.points],
             "truncated": self.truncated,
+            "cursor": self.cursor,
+            "incremental": self.incremental,
         }
 
 
@@ -243,24 +255,12 @@ def match_chances(match: Match, games: Sequence[Game], points: list[Point]) -> l
     point's outcome probabilities for its game times the table's chance after each outcome,
     from the score before that game (the match's finished games), that game's cube and the
     Crawford rule (docs/decisions.md D130)."""
-    options = dataclasses.replace(match_options(match), match_length=match.target_score)
+    options = _match_options(match)
     table = _table(options)
     if table is None:
         return points
     by_number = {game.number: game for game in games}
-    before: dict[int, tuple[int, int]] = {}
-    one = two = 0
-    for game in sorted(games, key=lambda g: g.number):
-        before[game.number] = (one, two)
-        if game.status == Game.Status.IN_PROGRESS:
-            continue
-        if game.result_winner_id is None:
-            if options.tapa_tie == "one_each":
-                one, two = one + 1, two + 1
-        elif game.result_winner_id == match.player_one_id:
-            one += game.result_points or 0
-        else:
-            two += game.result_points or 0
+    before = _scores_before(match, games, options)
     cycle = len(options.cycle)
     out = []
     for point in points:
@@ -291,6 +291,58 @@ def match_chances(match: Match, games: Sequence[Game], points: list[Point]) -> l
             continue
         out.append(dataclasses.replace(point, match=value))
     return out
+
+
+def _match_options(match: Match) -> Options:
+    return dataclasses.replace(match_options(match), match_length=match.target_score)
+
+
+def _scores_before(
+    match: Match, games: Sequence[Game], options: Options
+) -> dict[int, tuple[int, int]]:
+    """The score before each game (by its number): its match's games finished before it."""
+    before: dict[int, tuple[int, int]] = {}
+    one = two = 0
+    for game in sorted(games, key=lambda g: g.number):
+        before[game.number] = (one, two)
+        if game.status == Game.Status.IN_PROGRESS:
+            continue
+        if game.result_winner_id is None:
+            if options.tapa_tie == "one_each":
+                one, two = one + 1, two + 1
+        elif game.result_winner_id == match.player_one_id:
+            one += game.result_points or 0
+        else:
+            two += game.result_points or 0
+    return before
+
+
+def _basis(match: Match, games: Sequence[Game], points: Sequence[Point]) -> str:
+    """What ``points`` (the series' first points) are computed from, as a short digest: each of
+    their games (its id and start, its weights' version) and what their match chances depend on
+    (the score before it, its cube, the Crawford rule, the match's target). Points are only
+    ever added to a series, but a game's cube taken after its earlier points (they are weighed
+    with the game's cube), other weights or a database made again change points already
+    sent: the digest changes with them."""
+    if not points:
+        return ""
+    upto = points[-1].game
+    options = _match_options(match)
+    before = _scores_before(match, games, options)
+    parts = [str(match.target_score), str(options)]
+    for game in games:
+        if game.number > upto:
+            continue
+        loaded = _loaded(game.variant)
+        parts.append(
+            f"{game_identity(game)}:{game.variant}:{loaded[1] if loaded else ''}:"
+            f"{before[game.number]}:{game.cube_value}:{game.crawford}"
+        )
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+
+
+def _cursor(match: Match, games: Sequence[Game], visible: Sequence[Point]) -> str:
+    return f"{len(visible)}.{_basis(match, games, visible)}"
 
 
 def game_identity(game: Game) -> str:
@@ -556,10 +608,17 @@ def offered(user: User, match: Match, games: list[Game]) -> bool:
     )
 
 
-def chances_for(*, user: User, match: Match) -> MatchChances:
+def chances_for(*, user: User, match: Match, after: str = "") -> MatchChances:
     """The chances of ``match`` that ``user`` may see (module docstring). Raises
     NotAllowedError for a player of a match in progress and NoEvaluatorError when a game of the
-    match (the current one first) has no evaluator."""
+    match (the current one first) has no evaluator.
+
+    ``after``: the ``cursor`` of an earlier answer. When the points it was given are still the
+    first of those ``user`` may see now, computed from the same games, weights and cube (its
+    digest, ``_basis``), the answer holds only the points after them (``incremental``), their
+    match chances alone computed; otherwise (none, a malformed one, points changed or no longer
+    shown, more new points than CHANCES_MAX_POINTS) the whole answer. The points are cut to
+    what ``user`` may see before either (docs/decisions.md D160)."""
     if not is_over(match) and selectors.plays_in(user, match):
         raise NotAllowedError(PLAYERS_WAIT)
     policy = None if is_over(match) else policy_of(match)
@@ -573,14 +632,26 @@ def chances_for(*, user: User, match: Match) -> MatchChances:
     for variant in sorted({game.variant for game in games}):
         if not has_evaluator(variant):
             raise NoEvaluatorError(variant)
-    points = match_chances(
-        match,
-        games,
-        [p for game in games for p in game_points(match, game, game.last_turn, game.last_made)],
-    )
-    behind = min(spectator_delay(match, policy), max(len(points) - 1, 0))
-    if behind:
-        points = points[: len(points) - behind]
+    series = [p for game in games for p in game_points(match, game, game.last_turn, game.last_made)]
+    behind = min(spectator_delay(match, policy), max(len(series) - 1, 0))
+    visible = series[: len(series) - behind]
+    cursor = _cursor(match, games, visible)
     cap = settings.CHANCES_MAX_POINTS
-    truncated = len(points) > cap
-    return MatchChances(match, points[-cap:] if truncated else points, behind, truncated)
+    held = _held(after, match, games, visible)
+    if held and len(visible) - held <= cap:
+        new = match_chances(match, games, visible[held:])
+        last = new[-1] if new else match_chances(match, games, visible[-1:])[-1]
+        return MatchChances(match, new, behind, False, cursor, True, last)
+    truncated = len(visible) > cap
+    shown = match_chances(match, games, visible[-cap:] if truncated else visible)
+    return MatchChances(match, shown, behind, truncated, cursor)
+
+
+def _held(after: str, match: Match, games: Sequence[Game], visible: Sequence[Point]) -> int:
+    """How many of the ``visible`` points the client that sent ``after`` holds as they are
+    now; 0 when it holds none, or none for certain."""
+    count, _dot, basis = after.partition(".")
+    held = ascii_int(count)
+    if not held or held > len(visible) or basis != _basis(match, games, visible[:held]):
+        return 0
+    return held

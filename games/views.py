@@ -8,11 +8,13 @@ tournaments.views.home."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_safe
 
@@ -66,16 +68,28 @@ def _hint_url(request: HttpRequest, match: Match) -> str | None:
     return reverse("games:match-hint", kwargs={"pk": match.pk})
 
 
+REPLAY_HELD_HEADER = "X-Replay-Held"  # the turns a page holds (match_live)
+
+
 @require_safe
 def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The live part of the match page as an HTML fragment, fetched when the state changes. Its
     ETag is the version it shows (the state endpoint's, read before the fragment is drawn, so
     never newer than it): the page holds it and asks for nothing more until the version moves
-    on (static/js/match.js; docs/decisions.md D157)."""
+    on (static/js/match.js; docs/decisions.md D157).
+
+    The ``X-Replay-Held`` header: the ``replay_key`` of the page's client data, naming the game
+    and the turns whose replay frames and log rows the page holds; when it still names the
+    shown game's turns, the fragment carries only the frames and rows after them, which the
+    page appends (its ``replay_from`` says from which frame), so an update costs the same at
+    any ply (docs/decisions.md D160). Without it, or with any other value, the whole fragment.
+    A header and not a query, so the fragment's address stays the page's."""
     version = web_selectors.match_live_version(user=request.user, pk=pk).etag
-    response = render(request, "games/_match_live.html", match_context(request, pk))
+    held = request.headers.get(REPLAY_HELD_HEADER, "")
+    response = render(request, "games/_match_live.html", match_context(request, pk, held=held))
     response["ETag"] = version
     response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, [REPLAY_HELD_HEADER])
     return response
 
 
@@ -130,7 +144,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
 # --- context builders: ready-made data for the templates --------------------------------------
 
 
-def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
+def match_context(request: HttpRequest, pk: int, *, held: str = "") -> dict[str, Any]:
     match = web_selectors.match_visible(user=request.user, pk=pk)
     if clock_services.match_time_out(match=match) is not None:
         match = web_selectors.match_visible(user=request.user, pk=pk)
@@ -171,7 +185,7 @@ def match_context(request: HttpRequest, pk: int) -> dict[str, Any]:
         else [],
     }
     if game is not None:
-        context.update(_game_context(game, you))
+        context.update(_game_context(game, you, held))
     return context
 
 
@@ -255,8 +269,8 @@ def _challenge(match: Match, you: Player | None) -> dict[str, Any] | None:
     }
 
 
-def _game_context(game: Game, you: Player | None) -> dict[str, Any]:
-    turns = web_selectors.game_turn_list(game)
+def _game_context(game: Game, you: Player | None, held: str = "") -> dict[str, Any]:
+    shown = _shown_turns(game, held)
     to_move = selectors.player_to_move(game)
     can_play = (
         you is not None
@@ -268,11 +282,11 @@ def _game_context(game: Game, you: Player | None) -> dict[str, Any]:
     plays = selectors.game_legal_plays(game) if can_play and not roll_due else []
     graph = selectors.game_step_graph(game) if plays else None
     cube_on = selectors.match_options(game.match).cube_applies_to(game.variant)
-    cubes = cube_steps(turns, crawford=game.crawford)  # one walk of the log, for both views
+    turns, cubes = shown.turns, shown.cubes
     log = [_log_row(game, turn, cube) for turn, cube in zip(turns, cubes, strict=True)]
     return {
         # A result reported over the board without its moves: there is no position to draw.
-        "unrecorded": game.ended_by == Game.EndedBy.REPORT and not turns,
+        "unrecorded": game.ended_by == Game.EndedBy.REPORT and not turns and not shown.held,
         "frame": board_frame(game.variant),
         "pieces": board_pieces(game.position, game.dice),
         "pips": _pips(game.variant, game.position),
@@ -295,12 +309,18 @@ def _game_context(game: Game, you: Player | None) -> dict[str, Any]:
             for o in plays
         ],
         "log": log,
+        "log_from": shown.held,  # the rows before these are the page's own (D160)
         "rules_url": game_rules_url(game.variant),
-        "replay": _replay(game, turns, cubes, log, cube_on),
-        "proof": selectors.game_dice_proof(game) if game.seed_commitment else None,
+        "replay": _replay(game, turns, cubes, log, cube_on, start=not shown.held),
+        "replay_length": shown.held + len(turns) + 1,  # the frames, the start's included
+        "proof": _proof(game) if game.seed_commitment else None,
         "client": {
             "game": game.pk,
             "ply": game.ply,
+            # The frames held, for the next fragment's X-Replay-Held (match.js): replay-data holds
+            # the frames from replay_from on, the page's own before it.
+            "replay_key": shown.key,
+            "replay_from": shown.held + 1 if shown.held else 0,
             "roll_url": reverse("games:dice-roll", kwargs={"pk": game.pk}),
             "plays_url": reverse("games:play-submit", kwargs={"pk": game.pk}),
             "double_url": reverse("games:cube-double", kwargs={"pk": game.pk}),
@@ -308,6 +328,67 @@ def _game_context(game: Game, you: Player | None) -> dict[str, Any]:
             "drop_url": reverse("games:cube-drop", kwargs={"pk": game.pk}),
         },
     }
+
+
+@dataclass(frozen=True, slots=True)
+class _ShownTurns:
+    """The turns a fragment shows in its log and replay, with the cube after each: the whole
+    log, or (``held`` > 0) only the turns after the ``held`` ones the page already has."""
+
+    turns: list[Turn]
+    cubes: list[Cube]
+    held: int
+    key: str | None  # names the game's turns up to its last, for the page's X-Replay-Held
+
+
+def _replay_key(game: Game, count: int, last: Turn | None) -> str | None:
+    """The game, how many turns, and the last of them (its id and the microsecond it was made:
+    a database made again hands out the same ids, not the same times)."""
+    if last is None:
+        return None
+    return f"{game.pk}.{count}.{last.pk}.{_micros(last)}"
+
+
+def _micros(turn: Turn) -> int:
+    return int(turn.created_at.timestamp() * 1_000_000)
+
+
+def _held_key(held: str) -> tuple[int, int, int, int] | None:
+    """A ``_replay_key`` read back: game, count, turn, microsecond; None for anything else."""
+    numbers = [ascii_int(part) for part in held.split(".")] if held else []
+    if len(numbers) != 4:
+        return None
+    game, count, turn, micros = numbers
+    if game is None or count is None or turn is None or micros is None:
+        return None
+    return game, count, turn, micros
+
+
+def _shown_turns(game: Game, held: str) -> _ShownTurns:
+    """The turns after those ``held`` names (a ``_replay_key`` of this game whose turn is still
+    its ``count``-th, at ply ``count``), read with the cube actions before them (the cube after
+    each turn follows from those alone) in one query; else the whole log. However many turns
+    the page holds, an update reads and draws only what is new."""
+    key = _held_key(held)
+    if key is not None and key[0] == game.pk and key[1] > 0:
+        _game, count, turn_pk, micros = key
+        rows = web_selectors.game_turns_from(game, ply=count)
+        tail = [turn for turn in rows if turn.ply >= count]
+        if tail and tail[0].ply == count and tail[0].pk == turn_pk and _micros(tail[0]) == micros:
+            cubes = cube_steps(rows, crawford=game.crawford)[len(rows) - len(tail) :]
+            total = count + len(tail) - 1
+            return _ShownTurns(tail[1:], cubes[1:], count, _replay_key(game, total, tail[-1]))
+    turns = web_selectors.game_turn_list(game)
+    cubes = cube_steps(turns, crawford=game.crawford)  # one walk of the log, for both views
+    return _ShownTurns(turns, cubes, 0, _replay_key(game, len(turns), turns[-1] if turns else None))
+
+
+def _proof(game: Game) -> dict[str, Any]:
+    """The dice proof the page shows: before the seed is revealed only its commitment, with no
+    read of the turns (a live update of a game in progress draws it each time)."""
+    if game.seed_revealed:
+        return selectors.game_dice_proof(game)
+    return {"commitment": game.seed_commitment, "revealed": False, "seed": None}
 
 
 def _pips(variant: str, position: dict[str, Any]) -> dict[str, int]:
@@ -410,22 +491,30 @@ def _cube_caption(kind: str, side: str, cube: Cube) -> str:
 
 
 def _replay(
-    game: Game, turns: list[Turn], cubes: list[Cube], log: list[dict[str, Any]], cube_on: bool
+    game: Game,
+    turns: list[Turn],
+    cubes: list[Cube],
+    log: list[dict[str, Any]],
+    cube_on: bool,
+    *,
+    start: bool = True,
 ) -> list[dict[str, Any]]:
-    """One frame per position: the start, then the position after each turn. A cube action
-    leaves the position as it was; its frame shows the cube as it then stood. ``cubes``: the
-    cube after each turn; ``log``: the turns' log rows."""
-    start = start_position(game.variant, "w").to_json()
+    """One frame per position: the start (unless not ``start``: the page has it), then the
+    position after each turn. A cube action leaves the position as it was; its frame shows the
+    cube as it then stood. ``cubes``: the cube after each turn; ``log``: the turns' log rows."""
     cube = board_cube(1) if cube_on else None
-    frames = [
-        {
-            "ply": 0,
-            "pieces": board_pieces(start),
-            "cube": cube,
-            "caption": _("Start of the game"),
-            "pips": _pips(game.variant, start),
-        }
-    ]
+    frames = []
+    if start:
+        first = start_position(game.variant, "w").to_json()
+        frames.append(
+            {
+                "ply": 0,
+                "pieces": board_pieces(first),
+                "cube": cube,
+                "caption": _("Start of the game"),
+                "pips": _pips(game.variant, first),
+            }
+        )
     for turn, after, row in zip(turns, cubes, log, strict=True):
         side = _side_name(game, turn.side)
         if row["cube"]:

@@ -65,6 +65,13 @@ def game_turn_list(game: Game) -> list[Turn]:
     return list(selectors.game_turns(game))
 
 
+def game_turns_from(game: Game, *, ply: int) -> list[Turn]:
+    """The game's turns from ``ply`` on, and its cube actions before it (the cube after any
+    turn follows from the cube actions alone: games.replay.cube_steps), in ply order: one
+    query whatever the length of the log."""
+    return list(game.turns.filter(Q(ply__gte=ply) | Q(kind__in=Turn.CUBE_KINDS)).order_by("ply"))
+
+
 def match_reports(match: Match) -> list[ResultReport]:
     return list(
         match.reports.select_related("winner", "reporter", "reported_with__player").order_by("-id")

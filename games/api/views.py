@@ -219,8 +219,19 @@ class MatchExportView(APIView):
         return response
 
 
+CHANCES_AFTER = OpenApiParameter(
+    "after",
+    OpenApiTypes.STR,
+    description="the `cursor` of an earlier answer: only the points after those it gave "
+    "(`incremental` true; `current` is still the last point shown), when those are still the "
+    "first points shown and computed from the same games, weights and cube; otherwise, or "
+    "without it, the whole answer (`incremental` false). The same fairness rules cut both",
+)
+
+
 class MatchChancesView(APIView):
     @extend_schema(
+        parameters=[CHANCES_AFTER],
         responses={
             200: OpenApiResponse(
                 response={"type": "object"},
@@ -228,19 +239,23 @@ class MatchChancesView(APIView):
                 '"On the site"): ``current`` (player one\'s P(win), P(win mars), P(lose mars) '
                 "of the current game, the side to move's, and the bar's chance) and ``points``, "
                 "one a game's start and one a turn: {turn, game, win} with win player one's "
-                "P(win). 403 for a player of the match while it is on, and for a spectator when "
+                "P(win); ``cursor``, to send back as ``?after=`` for only the later points, and "
+                "``incremental``, whether this answer holds only those. "
+                "403 for a player of the match while it is on, and for a spectator when "
                 "the match's organisers hide the chances until it is over; spectators of rated "
                 "matches, and of tournament matches whose organisers chose so (the default), "
                 "are ``behind`` by the site's delay; 404 when no evaluator is installed for a "
                 "variant of the match",
             ),
             **errors(403, 404),
-        }
+        },
     )
     def get(self, request: Request, pk: int) -> Response:
         match = match_read(request, pk)
         try:
-            answer = chances.chances_for(user=request.user, match=match)
+            answer = chances.chances_for(
+                user=request.user, match=match, after=request.query_params.get("after", "")
+            )
         except chances.NoEvaluatorError as error:
             raise NotFound(str(error)) from None
         return Response(answer.to_json())

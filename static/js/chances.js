@@ -1,7 +1,8 @@
 // Match page, for those who may see the chances (games/chances.py; docs/analysis.md "On the
 // site"): the chance bar ("Ana 64 %") and a line graph of player one's chance over the match,
 // fetched from the API's chances endpoint when the page loads and again after every update of
-// the match (match.js's "tabla:updated", which follows the socket's push of a move). The section
+// the match (match.js's "tabla:updated", which follows the socket's push of a move): after the
+// first answer, only the points after those it holds (?after= the answer's cursor). The section
 // is in the page only when the server offers it: never to a player of a match in progress, never
 // without an evaluator. No inline script or style: the bar's width is set through the CSSOM.
 (function () {
@@ -11,6 +12,8 @@
   var url = section.dataset.chancesUrl;
   var fetching = null;
   var again = false;
+  var points = []; // the points drawn: the whole series, then the later ones appended
+  var cursor = ""; // what the last answer gave, for ?after= (docs/decisions.md D160)
 
   function percent(value) { return Math.round(value * 100) + " %"; }
 
@@ -23,7 +26,8 @@
     section.querySelector("[data-chance-two-label]").textContent =
       section.dataset.two + " " + percent(1 - chance);
     section.querySelector("[data-chance-one]").style.width = (chance * 100).toFixed(1) + "%";
-    var points = data.points;
+    points = data.incremental ? points.concat(data.points) : data.points;
+    cursor = data.cursor || "";
     var last = Math.max(points.length - 1, 1);
     var line = points.map(function (point, index) {
       return (index * 300 / last).toFixed(1) + "," + ((1 - point.match) * 80).toFixed(1);
@@ -36,7 +40,9 @@
 
   function load() {
     if (fetching) { again = true; return; }
-    fetching = window.fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+    var asked = cursor ? url + (url.indexOf("?") === -1 ? "?" : "&") + "after=" +
+      encodeURIComponent(cursor) : url;
+    fetching = window.fetch(asked, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (response) {
         if (!response.ok) { section.hidden = true; return null; }
         return response.json();

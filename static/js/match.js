@@ -37,8 +37,9 @@
 
   // --- replay ------------------------------------------------------------------------------
 
-  function setupReplay() {
-    var frames = readJSON("replay-data");
+  // ``frames``: the whole replay, when the fragment carried only its new frames (refresh).
+  function setupReplay(frames) {
+    frames = frames || readJSON("replay-data");
     var group = root.querySelector("[data-board-pieces]");
     var range = root.querySelector("[data-replay-range]");
     if (!frames || !group || !range) { replay = null; return; }
@@ -149,25 +150,39 @@
   // next poll or push of that same version fetches nothing again. An answer older than one
   // shown already, or than an action the player sent since it was asked for, is dropped: a
   // poll's fragment asked for just before a roll must not bring back the Roll button after it.
-  // The promise answers whether the fragment was shown.
-  function refresh() {
+  // The page asks only for the replay frames and log rows it does not hold (X-Replay-Held: its
+  // client data's replay_key; docs/decisions.md D160) and puts its own before them; a fragment
+  // that follows turns the page does not hold (another game shown meanwhile) is asked for
+  // again whole (``whole``). The promise answers whether the fragment was shown.
+  function refresh(whole) {
     var ticket = ++asked;
     var version = null;
     var askedAt = window.performance.now();
-    return fetch(root.dataset.liveUrl, { credentials: "same-origin" })
+    var client = readJSON("client-data");
+    var headers = !whole && replay && client && client.replay_key
+      ? { "X-Replay-Held": client.replay_key } : {};
+    return fetch(root.dataset.liveUrl, { credentials: "same-origin", headers: headers })
       .then(function (response) {
         version = response.headers.get("ETag");
         return response.text();
       })
       .then(function (html) {
         if (ticket <= shown) return false;
+        var box = document.createElement("template");
+        box.innerHTML = html;
+        var merged = merge(box.content);
+        if (merged === false) return refresh(true);
         shown = ticket;
         if (version) etag = version;
         var list = listState();
         var focus = focusState();
-        root.innerHTML = html;
+        root.replaceChildren(box.content);
+        if (merged) { // the page's own rows, before the new ones
+          var log = root.querySelector(".move-log");
+          log.prepend.apply(log, merged.rows);
+        }
         restoreList(list);
-        setupReplay();
+        setupReplay(merged ? merged.frames : null);
         var updated = new CustomEvent("tabla:updated", { bubbles: true, detail: focus });
         // The fragment's clock is as of some moment between the request and its answer: the
         // clock counts from the request (clock.js), so a slow answer never shows more time
@@ -176,6 +191,25 @@
         root.dispatchEvent(updated);
         return true;
       });
+  }
+
+  // A fragment with only the new frames (its client data's replay_from > 0): the page's
+  // frames and log rows before them, with the new frames after, or false when the page does
+  // not hold them (another game, fewer frames); null for a whole fragment.
+  function merge(fragment) {
+    var node = fragment.getElementById("client-data");
+    var fresh = node ? JSON.parse(node.textContent) : null;
+    if (!fresh || !fresh.replay_from) return null;
+    var client = readJSON("client-data");
+    var from = fresh.replay_from;
+    var rows = Array.prototype.slice.call(root.querySelectorAll(".move-log > li"), 0, from - 1);
+    if (!replay || !client || client.game !== fresh.game || replay.frames.length < from ||
+        rows.length !== from - 1 || !fragment.querySelector(".move-log")) return false;
+    var added = fragment.getElementById("replay-data");
+    return {
+      frames: replay.frames.slice(0, from).concat(added ? JSON.parse(added.textContent) : []),
+      rows: rows
+    };
   }
 
   function poll() {

@@ -80,6 +80,8 @@ def test_the_bar_moves_with_each_move_and_neither_player_gets_a_chance(
         assert set(answer.json()) == {"detail"}, answer.text()  # a refusal, no figures
         players.append(page)
 
+    asked: list[str] = []  # the page's reads of the chances: after the first, ?after= (D160)
+    spectator.on("request", lambda r: asked.append(r.url) if "/chances/" in r.url else None)
     labels = [label.text_content()]
     for _ in range(6):
         decide(game)  # the roll (a roll with no play passes the turn at once)
@@ -88,6 +90,12 @@ def test_the_bar_moves_with_each_move_and_neither_player_gets_a_chance(
         expect(line).to_have_attribute("points", re.compile(r"^\S+" + r" \S+" * (shown - 1) + "$"))
         labels.append(label.text_content())
     assert len(set(labels)) > 1, labels  # the bar moved with the moves
+    assert sum("?after=" in url for url in asked) >= 6, asked
+    fresh, fresh_console = new_page()  # the graph put together from the later points is whole
+    fresh.goto(f"{asgi_url()}{path}")
+    fresh_line = fresh.locator("#chances [data-chance-line]")
+    expect(fresh_line).to_have_attribute("points", line.get_attribute("points"))
+    assert fresh_console.errors == []
     for page in players:
         expect(page.locator("#chances")).to_have_count(0)
         assert page.request.get(api).status == 403

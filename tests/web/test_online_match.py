@@ -106,6 +106,13 @@ def test_two_players_play_a_clocked_match_on_desktop_and_phone_watched_live(
     expect(watcher.page.locator(".move-log li")).to_have_count(0)
     assert_the_clock_runs(watcher.page, match.clock_running)
     del watcher.requests[:]
+    held: list[str | None] = []  # what the watcher's fragments said it held (D160)
+    watcher.page.on(
+        "request",
+        lambda request: (
+            held.append(request.headers.get("x-replay-held")) if "/live/" in request.url else None
+        ),
+    )
 
     movers = []
     for number in range(1, PLAYS + 1):
@@ -146,7 +153,31 @@ def test_two_players_play_a_clocked_match_on_desktop_and_phone_watched_live(
     assert len(watcher.sockets) == 1 and not watcher.sockets[0].is_closed()
     assert watcher.polled() == []  # every play came over the socket
     watcher.page.screenshot(path=str(artifacts / "online-match-watcher.png"), full_page=True)
+    # The watcher's replay, put together from the frames each push's fragment added (D160), is
+    # a page loaded now's, and its log's buttons step to their turns.
+    named = [bool(key) for key in held]  # from the first turn on, none asked for whole again
+    assert named == sorted(named) and sum(named) >= PLAYS - 1
+    fresh, fresh_console = new_page()
+    fresh.goto(asgi_url() + url)
+    assert replay_captions(watcher.page) == replay_captions(fresh)
+    turns = watcher.page.locator(".move-log li").count()
+    watcher.page.click(f".move-log li:nth-child({turns}) button")
+    expect(watcher.page.locator("[data-replay-range]")).to_have_value(str(turns))
+    watcher.page.click("[data-replay-step=last]")
     assert watcher.console.errors == desktop_console.errors == phone_console.errors == []
+    assert fresh_console.errors == []
+
+
+def replay_captions(page: Any) -> list[str]:
+    """Each frame's caption, stepping the page's replay from the start to the live position."""
+    page.click("[data-replay-step=first]")
+    frames = int(page.locator("[data-replay-range]").get_attribute("max"))
+    captions = []
+    for index in range(frames + 1):
+        expect(page.locator("[data-replay-range]")).to_have_value(str(index))
+        captions.append(page.locator("[data-replay-caption]").inner_text())
+        page.click("[data-replay-step=next]")
+    return captions
 
 
 LATE = 2.5  # seconds the live part's answer is held back after the server built it
