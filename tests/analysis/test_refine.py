@@ -76,8 +76,8 @@ def test_other_settings_do_not_extend_a_collection(network, tmp_path):
         collect(path, Collect("tabla", seed=6, **TINY), 6, tmp_path / "data.npz")
 
 
-def test_fitting_learns_a_teacher():
-    """Targets from a teacher network on random inputs: the student's held-out error falls."""
+def taught() -> tuple[Data, Network]:
+    """A toy set: 600 random inputs and a teacher network's outputs for them; and a student."""
     rng = np.random.default_rng(0)
     inputs = input_size("tabla")
     teacher = Network.create(inputs, hidden=6, seed=1)
@@ -85,7 +85,12 @@ def test_fitting_learns_a_teacher():
     teacher.w2 *= 4.0
     x = (rng.random((600, inputs)) < 0.2).astype(np.float32)
     data = Data(x, teacher.forward(x.astype(np.float64)), 0, {})
-    student = Network.create(inputs, hidden=6, seed=2)
+    return data, Network.create(inputs, hidden=6, seed=2)
+
+
+def test_fitting_learns_a_teacher():
+    """Targets from a teacher network on random inputs: the student's held-out error falls."""
+    data, student = taught()
     errors = fit(student, data, epochs=20, rate=3e-3, seed=1)
     assert len(errors) == 21
     assert errors[-1] < 0.5 * errors[0]
@@ -96,18 +101,11 @@ def test_fitting_learns_a_teacher():
 def test_the_fit_keeps_the_pass_with_the_lowest_held_out_error():
     """A rate too large for the toy set overshoots: the passes after its best are worse, and the
     network is left with the best pass's weights, not the last's."""
-    rng = np.random.default_rng(0)
-    inputs = input_size("tabla")
-    teacher = Network.create(inputs, hidden=6, seed=1)
-    teacher.w1 *= 4.0
-    teacher.w2 *= 4.0
-    x = (rng.random((600, inputs)) < 0.2).astype(np.float32)
-    data = Data(x, teacher.forward(x.astype(np.float64)), 0, {})
-    student = Network.create(inputs, hidden=6, seed=2)
+    data, student = taught()
     errors = fit(student, data, epochs=20, rate=0.3, seed=1)
     assert min(errors) < errors[-1]
     _, held = split(600, 1)
-    kept = held_out_error(student, x[held].astype(np.float64), data.y[held])
+    kept = held_out_error(student, data.x[held].astype(np.float64), data.y[held])
     assert kept == pytest.approx(min(errors), rel=1e-12)
 
 
