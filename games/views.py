@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -50,6 +51,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # variants (games/chances.py): static/js/chances.js fetches them after every update.
     offered = chances.offered(request.user, context["match"], list(context["games"]))
     context["chances_url"] = reverse("games:match-chances", kwargs={"pk": pk}) if offered else None
+    context["chances_max_points"] = settings.CHANCES_MAX_POINTS  # the graph keeps the newest
     context["hint_url"] = _hint_url(request, context["match"])
     return render(request, "games/match.html", context)
 

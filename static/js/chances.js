@@ -14,6 +14,8 @@
   var again = false;
   var points = []; // the points drawn: the whole series, then the later ones appended
   var cursor = ""; // what the last answer gave, for ?after= (docs/decisions.md D160)
+  // At most the newest CHANCES_MAX_POINTS, as a whole answer holds (games/chances.py).
+  var most = parseInt(section.dataset.chancesMax, 10) || 0;
 
   function percent(value) { return Math.round(value * 100) + " %"; }
 
@@ -27,6 +29,7 @@
       section.dataset.two + " " + percent(1 - chance);
     section.querySelector("[data-chance-one]").style.width = (chance * 100).toFixed(1) + "%";
     points = data.incremental ? points.concat(data.points) : data.points;
+    if (most && points.length > most) points = points.slice(points.length - most);
     cursor = data.cursor || "";
     var last = Math.max(points.length - 1, 1);
     var line = points.map(function (point, index) {

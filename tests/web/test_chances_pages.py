@@ -101,3 +101,30 @@ def test_the_bar_moves_with_each_move_and_neither_player_gets_a_chance(
         assert page.request.get(api).status == 403
     spectator.screenshot(path=str(artifacts / f"match-chances-{evaluator}.png"), full_page=True)
     assert console.errors == []
+
+
+def test_a_graph_built_from_later_points_keeps_the_newest_as_a_whole_answer_does(
+    pushed, weights, new_page, alice, bob, organiser, settings
+):
+    """Past CHANCES_MAX_POINTS a whole answer holds the newest points only; a page that appends
+    the later points drops its oldest so as to draw what a page opened now draws."""
+    settings.CHANCES_MAX_POINTS = 3
+    match = services.match_create(creator=organiser, player_one=alice, player_two=bob, rated=False)
+    game = match.games.get()
+    path = f"/matches/{match.pk}/"
+    spectator, console = new_page()
+    spectator.goto(f"{asgi_url()}{path}")
+    line = spectator.locator("#chances [data-chance-line]")
+    expect(line).to_have_attribute("points", re.compile(r"^\S+$"))  # the start: one point
+    for _ in range(4):
+        decide(game)
+        decide(game)
+        expect(line).not_to_have_attribute("points", re.compile(r"^\S+(?: \S+){3,}$"))
+    answer = spectator.request.get(f"{asgi_url()}/api/v1/matches/{match.pk}/chances/").json()
+    assert answer["truncated"], answer
+    fresh, fresh_console = new_page()
+    fresh.goto(f"{asgi_url()}{path}")
+    fresh_line = fresh.locator("#chances [data-chance-line]")
+    expect(fresh_line).to_have_attribute("points", re.compile(r"^\S+ \S+ \S+$"))
+    expect(line).to_have_attribute("points", fresh_line.get_attribute("points"))
+    assert console.errors == [] and fresh_console.errors == []
