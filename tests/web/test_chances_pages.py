@@ -16,12 +16,17 @@ from tests.web.helpers import log_in
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def unrated(organiser, alice, bob):
+    """An unrated match of Alice and Bob (its chances live for spectators): it, its first game
+    and its page's path."""
+    match = services.match_create(creator=organiser, player_one=alice, player_two=bob, rated=False)
+    return match, match.games.get(), f"/matches/{match.pk}/"
+
+
 def test_a_spectator_sees_the_bar_follow_a_move_and_a_player_has_none(
     pushed, weights, new_page, alice, bob, organiser, artifacts
 ):
-    match = services.match_create(creator=organiser, player_one=alice, player_two=bob, rated=False)
-    game = match.games.get()
-    path = f"/matches/{match.pk}/"
+    match, game, path = unrated(organiser, alice, bob)
     spectator, console = new_page()
     spectator.goto(f"{asgi_url()}{path}")
     label = spectator.locator("#chances [data-chance-one-label]")
@@ -109,9 +114,7 @@ def test_a_graph_built_from_later_points_keeps_the_newest_as_a_whole_answer_does
     """Past CHANCES_MAX_POINTS a whole answer holds the newest points only; a page that appends
     the later points drops its oldest so as to draw what a page opened now draws."""
     settings.CHANCES_MAX_POINTS = 3
-    match = services.match_create(creator=organiser, player_one=alice, player_two=bob, rated=False)
-    game = match.games.get()
-    path = f"/matches/{match.pk}/"
+    match, game, path = unrated(organiser, alice, bob)
     spectator, console = new_page()
     spectator.goto(f"{asgi_url()}{path}")
     line = spectator.locator("#chances [data-chance-line]")
