@@ -22,7 +22,9 @@ CPU time of the process (the machine is shared):
   D158): ``read turns`` (the game's Turn rows), ``replay`` (``games.replay.replay_log``, every
   play checked by the engine), ``evaluate`` (every position in batches of ``chances.CHUNK``).
 
-Prints the median and the smallest of each, in ms, and the endpoint's queries after a new turn.
+Prints the median and the smallest of each, in ms, the endpoint's queries after a new turn, and
+the size of the last whole fragment and chances answer, as sent and gzipped (as nginx sends them:
+deploy/nginx/tabla.conf).
 
     .venv/bin/python bench/chances_turn.py [--plies 10,50,100,150] [--repeat 8] [--weights weights]
 """
@@ -30,6 +32,7 @@ Prints the median and the smallest of each, in ms, and the endpoint's queries af
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import random
@@ -120,6 +123,7 @@ def measure(ply: int, repeat: int) -> tuple[int, int, dict[str, list[float]]]:
     turns_at_start = Turn.objects.filter(game=game).count()
     rng = random.Random(seed + 1)
     figures: dict[str, list[float]] = {}
+    sizes: dict[str, tuple[int, int]] = {}
     queries = 0
 
     def add(name: str, value: float) -> None:
@@ -136,6 +140,7 @@ def measure(ply: int, repeat: int) -> tuple[int, int, dict[str, list[float]]]:
         assert answer.status_code == 200
         queries = len(captured.captured_queries)
         add("request", cpu.ms)
+        sizes["chances"] = (len(answer.content), len(gzip.compress(answer.content)))
         cursor = answer.json()["cursor"]
         game = game_play_random(game=game, rng=rng, max_decisions=1)
         if game.is_over:
@@ -147,6 +152,7 @@ def measure(ply: int, repeat: int) -> tuple[int, int, dict[str, list[float]]]:
         with Cpu() as cpu:
             page = client.get(live)
         add("fragment", cpu.ms)
+        sizes["fragment"] = (len(page.content), len(gzip.compress(page.content)))
         with Cpu() as cpu:
             part = client.get(live, headers={"X-Replay-Held": held})
         assert client_data(part)["replay_from"]
@@ -185,7 +191,7 @@ def measure(ply: int, repeat: int) -> tuple[int, int, dict[str, list[float]]]:
                 batch = positions[first : first + chances.CHUNK]
                 chances.position_chances(network, game.variant, batch, options)
         add("evaluate", cpu.ms)
-    return turns_at_start, queries, figures
+    return turns_at_start, queries, figures, sizes
 
 
 def main() -> None:
@@ -201,10 +207,12 @@ def main() -> None:
         print(f"weights: {args.weights}; load average {os.getloadavg()}")
         print("CPU ms a figure: median (smallest)")
         for ply in (int(p) for p in args.plies.split(",")):
-            turns, queries, figures = measure(ply, args.repeat)
+            turns, queries, figures, sizes = measure(ply, args.repeat)
             print(f"at ~{turns} turns: {len(figures.get('request', []))} reads, {queries} queries")
             for name, values in figures.items():
                 print(f"  {name:18s} {statistics.median(values):7.2f} ({min(values):.2f})")
+            for name, (size, packed) in sizes.items():
+                print(f"  {name} whole: {size / 1000:.1f} KB, {packed / 1000:.1f} KB gzipped")
 
 
 if __name__ == "__main__":

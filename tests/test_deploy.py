@@ -69,6 +69,14 @@ def test_nginx_sends_the_sockets_to_uvicorn_and_limits_them_per_address():
     assert "127.0.0.1:8000" in conf  # gunicorn, as tabla-web.service binds it
 
 
+def test_nginx_compresses_the_pages_and_the_api_answers():
+    conf = (DEPLOY / "nginx" / "tabla.conf").read_text()
+    secure = conf[conf.index("listen 443") :]
+    assert re.search(r"^\s*gzip on;", secure, re.M)  # text/html always, once on
+    types = re.search(r"^\s*gzip_types ([^;]+);", secure, re.M)
+    assert types and "application/json" in types.group(1).split()
+
+
 @pytest.mark.skipif(
     connection.vendor != "postgresql", reason="pg_dump needs the PostgreSQL pass's database"
 )
@@ -94,9 +102,7 @@ def test_a_pg_dump_backup_restores_and_every_game_replays(tmp_path):
         conn.execute(f'CREATE DATABASE "{restored}"')
     try:
         target = f"{head}/{restored}"
-        subprocess.run(
-            ["pg_restore", "--no-owner", f"--dbname={target}", str(dump)], check=True
-        )
+        subprocess.run(["pg_restore", "--no-owner", f"--dbname={target}", str(dump)], check=True)
         env = {
             **os.environ, "DATABASE_URL": target, "DJANGO_SETTINGS_MODULE": "config.settings.local"
         }  # fmt: skip
