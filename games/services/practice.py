@@ -30,7 +30,7 @@ from games.selectors import User
 from games.services.matches import match_create
 from games.services.owed import task_enqueue_on_commit
 from games.services.play import COMPUTER_TASK, cube_take, dice_roll, play_submit
-from players.models import Player
+from players.models import Player, computer_stored_name
 
 COMPUTER_DECISIONS = 40  # a bound on one task's decisions: a turn, its cascade, forced passes
 
@@ -115,9 +115,11 @@ def computer_play(*, match: Match | int) -> int:
 
 
 def _computer(strength: str) -> Player:
-    """The computer player of ``strength``, created on first use."""
-    name = gettext("Computer (%s)") % practice.STRENGTH_LABELS[strength]
+    """The computer player of ``strength``, created on first use. Its name is shown in each
+    reader's language (players.models.computer_name); the row stores a neutral one."""
     computer = Player.objects.filter(computer=strength, user=None).order_by("pk").first()
     if computer is None:
-        computer = Player.objects.create(computer=strength, display_name=str(name))
+        computer = Player.objects.create(
+            computer=strength, display_name=computer_stored_name(strength)
+        )
     return computer

@@ -1,14 +1,18 @@
 """Practice against the computer (games/practice.py, games/services/practice.py; docs/decisions.md
 D131, D132): the match, the computer's turns, a whole match through the API, the hint's rules."""
 
+import importlib
 import random
 
 import pytest
+from django.apps import apps as django_apps
 from django.urls import reverse
+from django.utils import translation
 
 from common.errors import ConflictError, InvalidRequestError
 from games import selectors, services
 from games.models import Match
+from players.models import Player
 
 pytestmark = pytest.mark.django_db
 
@@ -354,3 +358,47 @@ def test_the_strong_computer_plays_1_ply_deep(weights, alice, eager, settings, d
     else:
         want = evaluate_plays(network, game.variant, position, outcomes, options).best()
     assert practice_reads.choose(game, outcomes, "strong") == want
+
+
+def test_the_computer_s_name_is_in_the_reader_s_language_whoever_created_it(
+    weights, alice, bob, eager, client, client_for
+):
+    """The UX review: the name was stored in the language of whoever first asked for that
+    computer, so English pages said "Компјутер (силен)" (docs/decisions.md D163)."""
+    with translation.override("mk"):
+        match = practice(alice, strength="strong")
+        mk_name = translation.gettext("Computer (%s)") % translation.gettext("strong")
+    assert mk_name == "Компјутер (силен)"
+    computer = match.player_two
+    # The row keeps a neutral name; the instance, loaded or just created, shows the reader's.
+    assert Player.objects.filter(pk=computer.pk).values_list("display_name", flat=True).get() == (
+        "Computer (strong)"
+    )
+    for loaded in (computer, Player.objects.get(pk=computer.pk)):
+        assert str(loaded) == "Computer (strong)"
+        with translation.override("mk"):
+            assert str(loaded) == mk_name and f"{loaded.display_name}" == mk_name
+    # A row stored in another language before (the data migration makes it neutral again).
+    Player.objects.filter(pk=computer.pk).update(display_name=mk_name)
+    client.force_login(alice.user)
+    for path in (f"/matches/{match.pk}/", "/"):  # the match page, the home page's own matches
+        english = client.get(path, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert "Computer (strong)" in english and mk_name not in english, path
+    page = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="mk").content.decode()
+    assert mk_name in page and "Computer (strong)" not in page
+    api = client_for(alice)
+    url = reverse("games:match-detail", kwargs={"pk": match.pk})
+    for language, name in (("en", "Computer (strong)"), ("mk", mk_name)):
+        data = api.get(url, HTTP_ACCEPT_LANGUAGE=language).json()
+        assert data["player_two"]["display_name"] == name
+    exported = api.get(reverse("games:match-export", kwargs={"pk": match.pk}))
+    assert exported.status_code == 200
+
+
+def test_the_migration_makes_the_computers_stored_names_neutral(alice):
+    migration = importlib.import_module("players.migrations.0008_computer_names_neutral")
+    computer = Player.objects.create(computer="club", display_name="x")
+    Player.objects.filter(pk=computer.pk).update(display_name="Компјутер (клупски)")
+    migration.neutral_names(django_apps, None)
+    names = dict(Player.objects.values_list("pk", "display_name"))
+    assert names == {alice.pk: "Alice", computer.pk: "Computer (club)"}
