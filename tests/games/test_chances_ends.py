@@ -8,11 +8,14 @@ after a cursor; a cursor whose last point changed (a correction) gets the whole 
 import random
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
 
 from games import chances, selectors, services
 from games.demo import game_play_random
+from games.engine import GameResult
 from games.models import Game, Match
+from games.services._steps import game_finish
 from tests.games.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -228,3 +231,17 @@ def test_a_dropped_double_ends_its_game_at_the_cube_s_value(
     assert end["win"] == float(one_won)
     signed = game.result_points if one_won else -game.result_points
     assert end["match"] == pytest.approx(after_table(match, game, signed), abs=1e-4)
+
+
+def test_a_game_ended_stuck_ends_with_a_tie(weights, alice, bob, organiser, spectator, client_for):
+    """A game that ends 0-0 after ``stuck_limit`` idle rolls: its last turn did not end it in
+    the replay, the game's row did (games/services/_steps.py ``turn_append``)."""
+    match = unrated(alice, bob, organiser, options={"cycle": ["tapa"]})
+    game = game_play_random(game=current_game(match), rng=random.Random(10), max_decisions=6)
+    with transaction.atomic():
+        game_finish(game=game, result=GameResult(None, "tie", 0), ended_by=Game.EndedBy.STUCK)
+    data = client_for(spectator).get(chances_url(match)).json()
+    end = points_of(data, 1)[-1]
+    assert (end["turn"], end["win"]) == (game.ply, 0.5)
+    assert end["match"] == pytest.approx(after_table(match, game, 0), abs=1e-4)
+    assert points_of(data, 2)[0]["turn"] == 0
