@@ -11,10 +11,13 @@ the pure races (games.analysis.bearoff, docs/decisions.md D147); without them th
 The series of a match is one point per game's start and one per stored turn: the position after
 it, replayed from the turn log (games.replay), evaluated by the network for its side to move and
 turned to player one's view; a turn that ends the game is its result (1 or 0, a tie 0.5). A
-game's points are cached in one entry with the position after its last turn, so a game that
-does not change is never evaluated again and a new turn replays and evaluates only itself (with
-the last batch of CHUNK positions: the same floats as the whole series computed again;
-docs/decisions.md D158).
+game that ended otherwise (a resignation, a result reported at the desk without its moves, a
+game stuck, the game in progress of a match lost on time or forfeited) ends with one more
+point, its result from the game's row (``game_series``, docs/decisions.md D162); the end of a
+match that is over is its winner's (match chance 1 or 0). A game's points are cached in one
+entry with the position after its last turn, so a game that does not change is never evaluated
+again and a new turn replays and evaluates only itself (with the last batch of CHUNK positions:
+the same floats as the whole series computed again; docs/decisions.md D158).
 
 Fairness (``chances_for``): a player of the match never sees them while it is on (403); what a
 spectator sees while it is on is the match's policy (``policy_of``, docs/decisions.md D129 and
@@ -30,7 +33,7 @@ The bar and the graph show the chance of winning the MATCH (``match_chances``): 
 outcome probabilities for the game being played, times the exact match table's chance after
 each outcome (games.analysis.match_table, from the outcome rates in games/analysis/rates.json),
 with the score before that game, the game's cube and the match's target (docs/decisions.md
-D130). Where the table cannot answer (rates missing for a game of the match's cycle) the point
+D130); a finished game's end is the table's chance after the points it scored. Where the table cannot answer (rates missing for a game of the match's cycle) the point
 keeps the chance of winning the game.
 """
 
