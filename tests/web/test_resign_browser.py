@@ -37,9 +37,7 @@ def your_turn_row(page, match: Match):
 
 
 @pytest.mark.parametrize("language", ["en", "mk"])
-def test_resign_on_a_phone_cancel_first_then_a_mars(
-    weights, new_page, alice, artifacts, language
-):
+def test_resign_on_a_phone_cancel_first_then_a_mars(weights, new_page, alice, artifacts, language):
     match = practice_match(alice)
     game = selectors.current_game(match)
     page, console = new_page(**PHONE)
