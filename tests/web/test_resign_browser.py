@@ -51,6 +51,8 @@ def test_resign_on_a_phone_cancel_first_then_a_mars(weights, new_page, alice, ar
     opener = page.locator('[data-action="resign-open"]')
     dialog = page.locator("[data-resign-dialog]")
     expect(dialog).to_be_hidden()
+    opener.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / f"resign-button-phone-{language}.png"))
     opener.tap()
     expect(dialog).to_be_visible()
     expect(dialog.locator("input[name=kind]")).to_have_count(2)
