@@ -33,8 +33,9 @@ The bar and the graph show the chance of winning the MATCH (``match_chances``): 
 outcome probabilities for the game being played, times the exact match table's chance after
 each outcome (games.analysis.match_table, from the outcome rates in games/analysis/rates.json),
 with the score before that game, the game's cube and the match's target (docs/decisions.md
-D130); a finished game's end is the table's chance after the points it scored. Where the table cannot answer (rates missing for a game of the match's cycle) the point
-keeps the chance of winning the game.
+D130); a finished game's end is the table's chance after the points it scored. Where the
+table cannot answer (rates missing for a game of the match's cycle) the point keeps the chance
+of winning the game.
 """
 
 from __future__ import annotations
