@@ -5,6 +5,7 @@ with dice to play, says "Best play:" and goes with its decision, a refusal too; 
 chance bar sits with the board, at the phone's and the desktop's sizes."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -98,11 +99,16 @@ def test_the_review_and_the_chances_come_in_when_the_match_ends_on_the_page(
     expect(page.locator("#chances")).to_have_count(0)
     expect(page.locator("[data-review-link]")).to_have_count(0)
 
+    path = f"/matches/{match.pk}/"
+    fetched: list[str] = []  # the page's own address asked for again (not its fragment)
+    page.on("request", lambda request: request.url.endswith(path) and fetched.append(request.url))
+    started = time.monotonic()
     services.game_resign(game=selectors.current_game(match), kind="single", player=alice)
 
     expect(status).to_have_attribute("data-match-status", "finished")
     review = page.locator("#review")
     expect(review).to_be_visible()
+    print(f"the review came in {time.monotonic() - started:.2f} s after the match ended")
     expect(review.locator("[data-review-player]")).to_have_count(2)
     label = page.locator("#chances [data-chance-one-label]")
     expect(label).to_have_text(re.compile(r"^Alice \d+ %$"))
@@ -113,6 +119,7 @@ def test_the_review_and_the_chances_come_in_when_the_match_ends_on_the_page(
     link.get_by_role("link").click()
     expect(review).to_be_in_viewport()
     assert page.evaluate("window.__notReloaded") is True
+    assert len(fetched) == 1  # once, for the one change of status
     assert page.locator("script[src*='chances.js']").count() == 1
     page.screenshot(path=str(artifacts / f"match-ended-on-the-page-{size}.png"), full_page=True)
     assert console.errors == []
