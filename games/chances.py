@@ -11,10 +11,13 @@ the pure races (games.analysis.bearoff, docs/decisions.md D147); without them th
 The series of a match is one point per game's start and one per stored turn: the position after
 it, replayed from the turn log (games.replay), evaluated by the network for its side to move and
 turned to player one's view; a turn that ends the game is its result (1 or 0, a tie 0.5). A
-game's points are cached in one entry with the position after its last turn, so a game that
-does not change is never evaluated again and a new turn replays and evaluates only itself (with
-the last batch of CHUNK positions: the same floats as the whole series computed again;
-docs/decisions.md D158).
+game that ended otherwise (a resignation, a result reported at the desk without its moves, a
+game stuck, the game in progress of a match lost on time or forfeited) ends with one more
+point, its result from the game's row (``game_series``, docs/decisions.md D162); the end of a
+match that is over is its winner's (match chance 1 or 0). A game's points are cached in one
+entry with the position after its last turn, so a game that does not change is never evaluated
+again and a new turn replays and evaluates only itself (with the last batch of CHUNK positions:
+the same floats as the whole series computed again; docs/decisions.md D158).
 
 Fairness (``chances_for``): a player of the match never sees them while it is on (403); what a
 spectator sees while it is on is the match's policy (``policy_of``, docs/decisions.md D129 and
@@ -30,7 +33,7 @@ The bar and the graph show the chance of winning the MATCH (``match_chances``): 
 outcome probabilities for the game being played, times the exact match table's chance after
 each outcome (games.analysis.match_table, from the outcome rates in games/analysis/rates.json),
 with the score before that game, the game's cube and the match's target (docs/decisions.md
-D130). Where the table cannot answer (rates missing for a game of the match's cycle) the point
+D130); a finished game's end is the table's chance after the points it scored. Where the table cannot answer (rates missing for a game of the match's cycle) the point
 keeps the chance of winning the game.
 """
 
@@ -257,40 +260,71 @@ def match_chances(match: Match, games: Sequence[Game], points: list[Point]) -> l
     Crawford rule (docs/decisions.md D130)."""
     options = _match_options(match)
     table = _table(options)
-    if table is None:
-        return points
     by_number = {game.number: game for game in games}
     before = _scores_before(match, games, options)
     cycle = len(options.cycle)
+    final = _final_game(match, games)
     out = []
     for point in points:
         played = by_number.get(point.game)
         if played is None:
             out.append(point)
             continue
+        if point.one_to_move is None and point.game == final:
+            out.append(
+                dataclasses.replace(point, match=float(match.winner_id == match.player_one_id))
+            )
+            continue
+        if table is None:
+            out.append(point)
+            continue
         score_one, score_two = before[point.game]
+        need_one, need_two = match.target_score - score_one, match.target_score - score_two
         index = (played.number - 1) % cycle
         if options.cycle[index] != played.variant and played.variant in options.cycle:
             index = options.cycle.index(played.variant)
-        if point.one_to_move is None and point.win == 0.5:
-            chances = GameChances(win=0.0, tie=1.0)
-        else:
-            chances = GameChances(point.win, point.win_mars, point.lose_mars)
         try:
-            value = match_chance(
-                table,
-                chances,
-                match.target_score - score_one,
-                match.target_score - score_two,
-                index,
-                cube=1 if played.crawford else max(1, played.cube_value),
-                crawford=played.crawford,
-            )
+            if point.one_to_move is None and played.status == Game.Status.FINISHED:
+                value = table.after(need_one, need_two, index, _points_to_one(match, played))
+            else:
+                value = match_chance(
+                    table,
+                    _game_chances(point),
+                    need_one,
+                    need_two,
+                    index,
+                    cube=1 if played.crawford else max(1, played.cube_value),
+                    crawford=played.crawford,
+                )
         except ValueError:
             out.append(point)
             continue
         out.append(dataclasses.replace(point, match=value))
     return out
+
+
+def _game_chances(point: Point) -> GameChances:
+    if point.one_to_move is None and point.win == 0.5:
+        return GameChances(win=0.0, tie=1.0)
+    return GameChances(point.win, point.win_mars, point.lose_mars)
+
+
+def _points_to_one(match: Match, game: Game) -> int:
+    """What ``game`` (finished) scored to player one, as the match table counts a game's end:
+    +m won m points (the cube included), -m lost m, 0 a tie."""
+    if game.result_winner_id is None:
+        return 0
+    points = game.result_points or 0
+    return points if game.result_winner_id == match.player_one_id else -points
+
+
+def _final_game(match: Match, games: Sequence[Game]) -> int | None:
+    """The number of the last game of a match that is over with a winner (None otherwise): the
+    end of that game is the end of the series, and its match chance is the match's result
+    however the match ended (the score reached, time, a forfeit, a claim, a correction)."""
+    if match.winner_id is None or not is_over(match) or not games:
+        return None
+    return max(game.number for game in games)
 
 
 def _match_options(match: Match) -> Options:
@@ -323,21 +357,29 @@ def _basis(match: Match, games: Sequence[Game], points: Sequence[Point]) -> str:
     (the score before it, its cube, the Crawford rule, the match's target). Points are only
     ever added to a series, but a game's cube taken after its earlier points (they are weighed
     with the game's cube), other weights or a database made again change points already
-    sent: the digest changes with them."""
+    sent: the digest changes with them. So do the result of a game whose end is among them (a
+    result corrected) and the winner of a match whose end they hold (the last point shows the
+    match's result: a forfeit or a correction after the last game changes it)."""
     if not points:
         return ""
     upto = points[-1].game
     options = _match_options(match)
     before = _scores_before(match, games, options)
+    final = _final_game(match, games)
     parts = [str(match.target_score), str(options)]
     for game in games:
         if game.number > upto:
             continue
         loaded = _loaded(game.variant)
-        parts.append(
+        part = (
             f"{game_identity(game)}:{game.variant}:{loaded[1] if loaded else ''}:"
             f"{before[game.number]}:{game.cube_value}:{game.crawford}"
         )
+        if game.number < upto or points[-1].one_to_move is None:  # its end is among them
+            part += f":{game.status}:{game.result_winner_id}:{game.result_points}"
+            if game.number == final:
+                part += f":{match.winner_id}"
+        parts.append(part)
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
 
@@ -522,6 +564,30 @@ def _extend(
     )
 
 
+def game_series(match: Match, game: Game, points: list[Point]) -> list[Point]:
+    """The series of ``game``: its turn log's ``points`` (``game_points``), and its end where
+    no turn of the log gave it: a game resigned, reported at the desk without its moves, ended
+    stuck, or whose log stopped short of its result gets the result it was finished with (1 or
+    0 for player one, a tie 0.5, a mars for more than a single); the game in progress of a
+    match ended early (time, a forfeit, a claim, a correction) is the match winner's, as the
+    match is (``match_chances`` gives the last point of a match that is over its result). From
+    the game's row alone: no query, not cached (the cache holds what the log gives)."""
+    if points and points[-1].one_to_move is None:
+        return points  # the log's last turn ended the game: its result is there
+    turn = max(game.ply, points[-1].turn + 1 if points else 1)
+    if game.status == Game.Status.FINISHED:
+        if game.result_winner_id is None:
+            win, mars = 0.5, False
+        else:
+            win = float(game.result_winner_id == match.player_one_id)
+            mars = game.result_kind not in ("single", "tie", "")
+    elif is_over(match) and match.winner_id is not None:
+        win, mars = float(match.winner_id == match.player_one_id), False
+    else:
+        return points  # on, or abandoned without a winner: no end to show
+    return [*points, Point(game.number, turn, win, win * mars, (1 - win) * mars, None)]
+
+
 # --- who sees what ------------------------------------------------------------------------------
 
 
@@ -632,7 +698,13 @@ def chances_for(*, user: User, match: Match, after: str = "") -> MatchChances:
     for variant in sorted({game.variant for game in games}):
         if not has_evaluator(variant):
             raise NoEvaluatorError(variant)
-    series = [p for game in games for p in game_points(match, game, game.last_turn, game.last_made)]
+    series = [
+        point
+        for game in games
+        for point in game_series(
+            match, game, game_points(match, game, game.last_turn, game.last_made)
+        )
+    ]
     behind = min(spectator_delay(match, policy), max(len(series) - 1, 0))
     visible = series[: len(series) - behind]
     cursor = _cursor(match, games, visible)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from django.conf import settings
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 
 from common.errors import ConflictError, NotAllowedError
 from games import chances, selectors
@@ -41,15 +41,11 @@ from games.errors import GameNotFoundError
 from games.models import Game, Match
 from games.selectors import User
 from games.state import game_position, match_options
-from players.models import Player
+from players.models import COMPUTER_STRENGTHS, Player
 
 # The strengths and their softmax temperatures (points of cubeless equity; 0: the best play).
 STRENGTHS: dict[str, float] = {"beginner": 0.25, "club": 0.05, "strong": 0.0}
-STRENGTH_LABELS = {
-    "beginner": gettext_lazy("beginner"),
-    "club": gettext_lazy("club"),
-    "strong": gettext_lazy("strong"),
-}
+STRENGTH_LABELS = COMPUTER_STRENGTHS  # the words for them, with the computer's name (players)
 VARIANTS = ("tabla", "gul_bara", "tapa")
 
 

@@ -31,14 +31,17 @@ from games.engine import (
     find_variant,
     opponent,
     pip_counts,
+    resignation_result,
     start_position,
 )
+from games.engine.cube import points_scored
 from games.models import Game, Match, ResultReport, Turn
 from games.replay import cube_steps
 from games.routing import match_socket_path
 from games.rules_pages import game_rules_url
 from games.selectors import User
 from games.services import clock as clock_services
+from games.services.play import RESIGNATION_KINDS
 from players.models import Player
 
 
@@ -302,6 +305,7 @@ def _game_context(game: Game, you: Player | None, held: str = "") -> dict[str, A
         "cube": _cube(game) if cube_on else None,
         "can_double": can_play and cube_on and selectors.may_double(game),
         "can_answer": can_play and bool(game.cube_offered_by),
+        "resign": _resign(game, you),
         "legal_plays": [
             {
                 "value": str(o.play),
@@ -329,6 +333,36 @@ def _game_context(game: Game, you: Player | None, held: str = "") -> dict[str, A
             "take_url": reverse("games:cube-take", kwargs={"pk": game.pk}),
             "drop_url": reverse("games:cube-drop", kwargs={"pk": game.pk}),
         },
+    }
+
+
+def _resign(game: Game, you: Player | None) -> dict[str, Any] | None:
+    """The Resign control, for ``you`` if you play this online game in progress: at any moment
+    of it, your turn or not (games/services/play.py game_resign; docs/decisions.md D16), with
+    each kind the service takes and the points it gives the opponent, the cube counted (during
+    a double's offer, the stake before it). The page posts to the API's resign."""
+    match = game.match
+    if (
+        you is None
+        or game.is_over
+        or match.mode != Match.Mode.ONLINE
+        or match.status != Match.Status.IN_PROGRESS
+    ):
+        return None
+    colour = game.colour_of(you)
+    if colour is None:
+        return None
+    kinds = [
+        {
+            "kind": kind,
+            "points": points_scored(resignation_result(colour, kind), game.cube_value),
+        }
+        for kind in RESIGNATION_KINDS
+    ]
+    return {
+        "url": reverse("games:game-resign", kwargs={"pk": game.pk}),
+        "kinds": kinds,
+        "opponent": game.black if colour == "w" else game.white,
     }
 
 

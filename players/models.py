@@ -3,8 +3,35 @@
 The tables of the first three keep the names they had when these models lived in tournaments
 (``db_table``), so moving them here changed no table (players/migrations/0001_initial.py)."""
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
+from django.db.models.signals import post_init
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy
+
+# The strengths of the computer players (games/practice.py; docs/decisions.md D131, D163).
+COMPUTER_STRENGTHS = {
+    "beginner": gettext_lazy("beginner"),
+    "club": gettext_lazy("club"),
+    "strong": gettext_lazy("strong"),
+}
+
+
+def computer_name(strength: str) -> str:
+    """The name of the computer player of ``strength`` in the active language: "Computer
+    (strong)", "Компјутер (силен)"."""
+    return gettext("Computer (%s)") % COMPUTER_STRENGTHS.get(strength, strength)
+
+
+def computer_stored_name(strength: str) -> str:
+    """What a computer player's row stores as its ``display_name``, in no language: its name is
+    made where it is shown (``computer_name``), so the row only orders and finds it."""
+    return f"Computer ({strength})"
+
+
+_computer_name_lazy = lazy(computer_name, str)
 
 
 class Club(models.Model):
@@ -71,7 +98,15 @@ class Player(models.Model):
         ordering = ["display_name", "id"]
 
     def __str__(self) -> str:
-        return self.display_name
+        return str(self.display_name)
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.computer:  # the row keeps the neutral name; the instance shows it translated
+            self.display_name = computer_stored_name(self.computer)
+            super().save(*args, **kwargs)
+            self.display_name = _computer_name_lazy(self.computer)
+            return
+        super().save(*args, **kwargs)
 
     @property
     def has_account(self) -> bool:
@@ -81,6 +116,18 @@ class Player(models.Model):
         """Whether ``user`` is this player's account (never for a player without one, nor for
         an anonymous user)."""
         return self.user_id is not None and self.user_id == getattr(user, "pk", None)
+
+
+def _computer_name_shown(sender: type[Player], instance: Player, **kwargs: Any) -> None:
+    """A computer player's ``display_name`` is its name in the language active wherever it is
+    shown (a template, a serializer, a message: a lazy string, docs/decisions.md D163), not the
+    row's, so every page shows it in its reader's language whoever created it."""
+    strength = instance.__dict__.get("computer")
+    if strength:
+        instance.display_name = _computer_name_lazy(strength)
+
+
+post_init.connect(_computer_name_shown, sender=Player, dispatch_uid="players.computer_name")
 
 
 class VariantRating(models.Model):

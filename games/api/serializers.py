@@ -770,6 +770,11 @@ class PracticeCreateSerializer(StrictSerializer):
     )
     target_score = serializers.IntegerField(min_value=1, max_value=MAX_MATCH_LENGTH, required=False)
     options = JSONObjectField(required=False, help_text="docs/rules.md §8 keys and/or a preset")
+    auto_roll = serializers.BooleanField(
+        default=True,
+        help_text="the server rolls for the player to move whenever a roll is due and that "
+        "player may not double (on by default in practice: false to roll by hand)",
+    )
 
 
 class HintSerializer(serializers.Serializer[Any]):

@@ -579,6 +579,7 @@ class PracticeCreateView(WriteView):
             strength=data["strength"],
             options=data.get("options"),
             target_score=data.get("target_score"),
+            auto_roll=data["auto_roll"],
         )
         return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 

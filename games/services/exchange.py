@@ -29,7 +29,7 @@ def match_export(match: Match) -> list[dict[str, Any]]:
         {
             "type": "match",
             "match": match.pk,
-            "players": [match.player_one.display_name, match.player_two.display_name],
+            "players": [str(match.player_one), str(match.player_two)],
             "target_score": match.target_score,
             "options": match.options,
             "status": match.status,

@@ -3,9 +3,11 @@ D131, D132): a signed-in player starts a practice match, and the computer plays 
 
 ``practice_start`` creates the unrated, clockless online match between the user's player
 (player one) and the computer player of the chosen strength (created on first use, no account),
-and queues ``computer_play`` on commit. Every write of a practice match's human queues it too
-(games/services/play.py ``_locked``), so the computer answers as soon as the human's play
-commits, through Celery by name (at once when Celery runs eagerly: tests and ``make run``).
+and queues ``computer_play`` on commit. The server rolls the human's dice (``auto_roll``, on
+unless asked otherwise: docs/decisions.md D164) whenever a roll is due and they may not double.
+Every write of a practice match's human queues it too (games/services/play.py ``_locked``), so
+the computer answers as soon as the human's play commits, through Celery by name (at once when
+Celery runs eagerly: tests and ``make run``).
 
 ``computer_play`` is the computer's whole turn: while the computer is to move in the match's
 current game (at most ``COMPUTER_DECISIONS`` decisions: a Gjul Bara cascade, the human's forced
@@ -30,7 +32,7 @@ from games.selectors import User
 from games.services.matches import match_create
 from games.services.owed import task_enqueue_on_commit
 from games.services.play import COMPUTER_TASK, cube_take, dice_roll, play_submit
-from players.models import Player
+from players.models import Player, computer_stored_name
 
 COMPUTER_DECISIONS = 40  # a bound on one task's decisions: a turn, its cascade, forced passes
 
@@ -41,10 +43,13 @@ def practice_start(
     strength: str,
     options: dict[str, Any] | None = None,
     target_score: int | None = None,
+    auto_roll: bool = True,
 ) -> Match:
     """``user``'s player starts a practice match against the computer of ``strength``: unrated,
-    without a clock, started at once (the computer's first turn queued on commit). 400 for an
-    unknown strength or rules; 409 when a variant of the match's cycle has no evaluator."""
+    without a clock, started at once (the computer's first turn queued on commit), the dice
+    rolled for whoever is to move unless ``auto_roll`` is False (D164: with the cube on, a player
+    who may double still rolls by hand). 400 for an unknown strength or rules; 409 when a variant
+    of the match's cycle has no evaluator."""
     player = selectors.player_for(user)
     if player is None or player.computer:
         raise NotAllowedError(gettext("only a signed-in player may practise against the computer"))
@@ -75,6 +80,7 @@ def practice_start(
             rated=False,
             start=True,
             is_public=False,
+            auto_roll=auto_roll,
         )
         task_enqueue_on_commit(COMPUTER_TASK, match.pk)
     return match
@@ -115,9 +121,11 @@ def computer_play(*, match: Match | int) -> int:
 
 
 def _computer(strength: str) -> Player:
-    """The computer player of ``strength``, created on first use."""
-    name = gettext("Computer (%s)") % practice.STRENGTH_LABELS[strength]
+    """The computer player of ``strength``, created on first use. Its name is shown in each
+    reader's language (players.models.computer_name); the row stores a neutral one."""
     computer = Player.objects.filter(computer=strength, user=None).order_by("pk").first()
     if computer is None:
-        computer = Player.objects.create(computer=strength, display_name=str(name))
+        computer = Player.objects.create(
+            computer=strength, display_name=computer_stored_name(strength)
+        )
     return computer

@@ -154,6 +154,7 @@ def practice_start(request: HttpRequest) -> HttpResponse:
             strength=request.POST.get("strength", ""),
             options=data["options"],
             target_score=data["target_score"],
+            auto_roll=request.POST.get("auto_roll") == "on",  # the form's box, on at first
         )
     except (GameServiceError, EngineError) as error:
         messages.error(request, str(error))

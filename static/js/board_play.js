@@ -568,6 +568,7 @@
 
   function onKey(event) {
     if (!play || event.target.matches("input, select, textarea")) return;
+    if (event.target.closest && event.target.closest("dialog")) return; // the Resign dialog's keys
     var hit = event.target.closest && event.target.closest("[data-board-input] [data-target]");
     if (hit && (event.key === "Enter" || event.key === " ")) {
       event.preventDefault();

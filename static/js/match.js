@@ -1,8 +1,8 @@
 // Match page: replay through the turn log, live updates by polling the state endpoint with
 // If-None-Match, and playing through the REST API (session cookie + CSRF header): roll, play
 // (on the board with board_play.js, or from the list of legal plays), and the doubling cube's
-// double, take and drop; starting a scheduled match; claiming a match without a clock after the
-// opponent's long inactivity.
+// double, take and drop; resigning a game (a native <dialog> asks which kind first); starting a
+// scheduled match; claiming a match without a clock after the opponent's long inactivity.
 // While a WebSocket is open (live.js), updates are pushed instead and nothing is polled.
 // When the running clock reaches 0:00 (as clock.js counts it, from the page's #clock-data) the
 // page asks the state endpoint once, and again every half second for a while if the server's
@@ -122,6 +122,13 @@
     return replay !== null && replay.index !== replay.frames.length;
   }
 
+  // The Resign dialog open: the page is not redrawn under it (a fresh fragment would close it);
+  // the version is shown once it closes (the push offers it again, the poll asks again).
+  function isAsking() {
+    var dialog = root.querySelector("[data-resign-dialog]");
+    return dialog !== null && dialog.open;
+  }
+
   // --- live updates ------------------------------------------------------------------------
 
   // What the player had open or chosen in the list of legal plays survives a refresh.
@@ -217,7 +224,7 @@
   }
 
   function poll() {
-    if (busy || document.hidden || isReplaying() || live.connected()) return schedule();
+    if (busy || document.hidden || isReplaying() || isAsking() || live.connected()) return schedule();
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(root.dataset.stateUrl, { headers: headers, credentials: "same-origin", cache: "no-cache" })
       .then(function (response) {
@@ -254,7 +261,7 @@
     fetch(root.dataset.stateUrl, { headers: headers, credentials: "same-origin", cache: "no-cache" })
       .then(function (response) {
         if (response.status !== 200) return false; // 304: not over yet by the server's clock
-        if (busy || isReplaying()) return true; // the push, or the next poll, shows it
+        if (busy || isReplaying() || isAsking()) return true; // the push, or the next poll, shows it
         return refresh().then(function () { return true; });
       })
       .catch(function () { return false; })
@@ -387,6 +394,18 @@
     } else if (button.dataset.action === "accept" || button.dataset.action === "decline") {
       button.disabled = true;
       act(post(button.dataset.url), "[data-challenge-error]");
+    } else if (button.dataset.action === "resign-open") {
+      var dialog = root.querySelector("[data-resign-dialog]");
+      root.querySelector("[data-resign-error]").hidden = true;
+      dialog.showModal();
+    } else if (button.dataset.action === "resign") {
+      // Only the dialog's own Resign button resigns: its Cancel, Esc and Enter close it.
+      var form = button.closest("form");
+      var kind = form.querySelector('input[name="kind"]:checked');
+      var buttons = form.querySelectorAll("button");
+      buttons.forEach(function (b) { b.disabled = true; });
+      act(post(button.dataset.url, { kind: kind ? kind.value : "single" }), "[data-resign-error]")
+        .then(function () { buttons.forEach(function (b) { b.disabled = false; }); });
     } else if (button.dataset.action === "claim") {
       button.disabled = true;
       act(post(button.dataset.url), "[data-claim-error]");
@@ -431,7 +450,7 @@
   });
 
   document.addEventListener("keydown", function (event) {
-    if (!replay || event.target.matches("input, select, textarea")) return;
+    if (!replay || event.target.matches("input, select, textarea") || isAsking()) return;
     if (event.key === "ArrowLeft") showFrame(replay.index - 1);
     if (event.key === "ArrowRight") showFrame(replay.index + 1);
   });
@@ -439,7 +458,7 @@
   // A pushed version is shown as a poll's 200 would be: the fragment fetched once.
   var live = window.TablaLive.follow(root.dataset.socketUrl, function (fresh) {
     if (fresh === etag) return null;
-    if (busy || document.hidden || isReplaying()) return false;
+    if (busy || document.hidden || isReplaying() || isAsking()) return false;
     return refresh();
   });
 

@@ -1,14 +1,18 @@
 """Practice against the computer (games/practice.py, games/services/practice.py; docs/decisions.md
 D131, D132): the match, the computer's turns, a whole match through the API, the hint's rules."""
 
+import importlib
 import random
 
 import pytest
+from django.apps import apps as django_apps
 from django.urls import reverse
+from django.utils import translation
 
 from common.errors import ConflictError, InvalidRequestError
 from games import selectors, services
 from games.models import Match
+from players.models import Player
 
 pytestmark = pytest.mark.django_db
 
@@ -295,6 +299,7 @@ def test_the_hint_names_its_play_as_the_board_numbers_it(weights, alice, eager, 
     legal = selectors.game_legal_plays(game)
     assert legal[hint["play"]].play.to_json() == hint["moves"]
 
+
 def hint_position(alice, eager):
     """A practice game with alice to play dice that leave her more than two plays."""
     rng = random.Random(5)
@@ -354,3 +359,111 @@ def test_the_strong_computer_plays_1_ply_deep(weights, alice, eager, settings, d
     else:
         want = evaluate_plays(network, game.variant, position, outcomes, options).best()
     assert practice_reads.choose(game, outcomes, "strong") == want
+
+
+def test_the_computer_s_name_is_in_the_reader_s_language_whoever_created_it(
+    weights, alice, bob, eager, client, client_for
+):
+    """The UX review: the name was stored in the language of whoever first asked for that
+    computer, so English pages said "Компјутер (силен)" (docs/decisions.md D163)."""
+    with translation.override("mk"):
+        match = practice(alice, strength="strong")
+        mk_name = translation.gettext("Computer (%s)") % translation.gettext("strong")
+    assert mk_name == "Компјутер (силен)"
+    computer = match.player_two
+    # The row keeps a neutral name; the instance, loaded or just created, shows the reader's.
+    assert Player.objects.filter(pk=computer.pk).values_list("display_name", flat=True).get() == (
+        "Computer (strong)"
+    )
+    for loaded in (computer, Player.objects.get(pk=computer.pk)):
+        assert str(loaded) == "Computer (strong)"
+        with translation.override("mk"):
+            assert str(loaded) == mk_name and f"{loaded.display_name}" == mk_name
+    # A row stored in another language before (the data migration makes it neutral again).
+    Player.objects.filter(pk=computer.pk).update(display_name=mk_name)
+    client.force_login(alice.user)
+    for path in (f"/matches/{match.pk}/", "/"):  # the match page, the home page's own matches
+        english = client.get(path, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert "Computer (strong)" in english and mk_name not in english, path
+    page = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="mk").content.decode()
+    assert mk_name in page and "Computer (strong)" not in page
+    api = client_for(alice)
+    url = reverse("games:match-detail", kwargs={"pk": match.pk})
+    for language, name in (("en", "Computer (strong)"), ("mk", mk_name)):
+        data = api.get(url, HTTP_ACCEPT_LANGUAGE=language).json()
+        assert data["player_two"]["display_name"] == name
+    exported = api.get(reverse("games:match-export", kwargs={"pk": match.pk}))
+    assert exported.status_code == 200
+
+
+def test_the_migration_makes_the_computers_stored_names_neutral(alice):
+    migration = importlib.import_module("players.migrations.0008_computer_names_neutral")
+    computer = Player.objects.create(computer="club", display_name="x")
+    Player.objects.filter(pk=computer.pk).update(display_name="Компјутер (клупски)")
+    migration.neutral_names(django_apps, None)
+    names = dict(Player.objects.values_list("pk", "display_name"))
+    assert names == {alice.pk: "Alice", computer.pk: "Computer (club)"}
+
+
+# --- the dice rolled for the human by default (D164) -------------------------------------------
+
+
+def test_a_practice_match_rolls_for_the_human_by_default(weights, alice, eager):
+    """The server rolls whenever a roll is due (the cube is off in practice's presets): the
+    human finds dice to play on every turn of theirs, never a Roll to press; asked not to, the
+    match leaves the roll to them."""
+    match = practice(alice)
+    assert match.auto_roll
+    rng = random.Random(3)
+    for _ in range(6):
+        game = selectors.current_game(match)
+        if game is None or match.status != Match.Status.IN_PROGRESS:
+            break
+        assert selectors.player_to_move(game) == alice
+        assert not selectors.is_roll_due(game) and game.dice is not None
+        human_move(game, alice, rng)
+        match.refresh_from_db()
+
+    by_hand = committed(
+        services.practice_start, user=alice.user, strength="club", target_score=1, auto_roll=False
+    )
+    assert not by_hand.auto_roll
+    assert selectors.is_roll_due(selectors.current_game(by_hand))
+
+
+def test_with_the_cube_on_a_player_who_may_double_rolls_by_hand(weights, alice, eager):
+    """Only the API can turn the cube on in practice: then the human, who may double before
+    rolling, chooses between Double and Roll (auto_roll waits for them)."""
+    match = committed(
+        services.practice_start,
+        user=alice.user,
+        strength="club",
+        target_score=3,
+        options={"cycle": ["tabla"], "cube": "tabla_only"},
+    )
+    game = selectors.current_game(match)
+    assert selectors.player_to_move(game) == alice
+    assert selectors.may_double(game) and selectors.is_roll_due(game)
+
+
+def test_the_practice_form_ticks_roll_my_dice_and_posts_it(weights, alice, eager, client):
+    client.force_login(alice.user)
+    section = client.get("/lobby/").content.decode().split('id="practice"')[1]
+    assert '<input type="checkbox" name="auto_roll" checked>' in section.split("</form>")[0]
+    body = {"rules": "macedonian", "match_length": "1", "strength": "beginner"}
+    with _capture(execute=True):
+        client.post(reverse("web:practice-start"), {**body, "auto_roll": "on"})
+        client.post(reverse("web:practice-start"), body)  # the box unticked: not sent
+    ticked, unticked = Match.objects.order_by("pk")
+    assert ticked.auto_roll and not unticked.auto_roll
+
+
+def test_the_api_rolls_for_the_human_unless_asked_not_to(weights, alice, eager, client_for):
+    client = client_for(alice)
+    with _capture(execute=True):
+        default = api_start(client, strength="club", target_score=1)
+        by_hand = api_start(client, strength="club", target_score=1, auto_roll=False)
+    assert default.status_code == by_hand.status_code == 201
+    assert default.json()["auto_roll"] is True and by_hand.json()["auto_roll"] is False
+    assert Match.objects.get(pk=default.json()["id"]).auto_roll
+    assert not Match.objects.get(pk=by_hand.json()["id"]).auto_roll

@@ -41,8 +41,8 @@ SIGN_WITH_FIGURE = """node => {
 
 def practice_match(alice) -> Match:
     """A one-point practice match of Alice against the beginner (unrated: its chances are
-    everyone's once it is over)."""
-    services.practice_start(user=alice.user, strength="beginner", target_score=1)
+    everyone's once it is over), her dice rolled by her (D164), so that a roll can be due."""
+    services.practice_start(user=alice.user, strength="beginner", target_score=1, auto_roll=False)
     return Match.objects.get()
 
 

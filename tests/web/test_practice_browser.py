@@ -136,12 +136,14 @@ def test_a_whole_practice_match_played_on_the_board_of_a_phone(weights, new_page
     one-point match against the beginner from the lobby and plays it out on a phone as a player
     does: Roll when a roll is due, then a checker and one of its lit destinations, again until
     the play is complete, and Submit; a forced play (or a pass) goes by itself (D47), and the
-    computer answers each turn at once (D132). The page then shows the match over."""
+    computer answers each turn at once (D132). The page then shows the match over. Alice
+    unticks "Roll my dice for me" (D164), so that the Roll button is played too."""
     page, console = new_page(**PHONE, has_touch=True, is_mobile=True)
     log_in(page, asgi_url(), "alice", "/lobby/")
     form = page.locator("#practice form")
     form.locator("select[name=strength]").select_option("beginner")
     form.locator("input[name=match_length]").fill("1")
+    form.locator("input[name=auto_roll]").uncheck()
     form.get_by_role("button", name="Play the computer").click()
     page.wait_for_url(re.compile(r"/matches/\d+/$"))
     match = Match.objects.get()
@@ -204,7 +206,7 @@ def test_a_fragment_asked_for_before_a_roll_does_not_bring_the_roll_button_back(
     before it comes; the fragment, drawn before the roll, arrives after the roll's own: the
     page keeps the board of her dice (it showed the used Roll button again, and a tap on it
     failed). The roll's fragment carries its version: no poll fetches it a second time."""
-    services.practice_start(user=alice.user, strength="beginner", target_score=1)
+    services.practice_start(user=alice.user, strength="beginner", target_score=1, auto_roll=False)
     match = Match.objects.get()
     for _ in range(40):  # forced plays of Alice until she is to roll
         game = selectors.current_game(match)
@@ -248,4 +250,25 @@ def test_a_fragment_asked_for_before_a_roll_does_not_bring_the_roll_button_back(
     expect(page.locator("[data-board-play][data-kept] [data-play-status]")).to_be_visible()
     expect(roll).to_have_count(0)
     assert len(fragments) == 2  # the held one and the roll's, none again for the same version
+    assert console.errors == []
+
+
+def test_a_practice_match_rolls_for_the_player_by_default(weights, new_page, alice):
+    """D164: the lobby's practice form has "Roll my dice for me" ticked, so Alice's dice are on
+    the table whenever it is her turn: no Roll button to find below the fold of a phone."""
+    page, console = new_page(**PHONE, has_touch=True, is_mobile=True)
+    log_in(page, asgi_url(), "alice", "/lobby/")
+    form = page.locator("#practice form")
+    expect(form.locator("input[name=auto_roll]")).to_be_checked()
+    form.locator("select[name=strength]").select_option("beginner")
+    form.get_by_role("button", name="Play the computer").click()
+    page.wait_for_url(re.compile(r"/matches/\d+/$"))
+    match = Match.objects.get()
+    assert match.auto_roll
+    turn_line = page.locator("[data-turn-line]")
+    expect(turn_line).to_contain_text("Alice to play")
+    expect(page.locator("[data-board-play] [data-play-status]")).to_be_visible()
+    expect(page.locator("[data-action=roll]")).to_have_count(0)
+    game = selectors.current_game(match)
+    assert not selectors.is_roll_due(game) and game.dice is not None
     assert console.errors == []
