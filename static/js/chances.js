@@ -4,12 +4,17 @@
 // the match (match.js's "tabla:updated", which follows the socket's push of a move): after the
 // first answer, only the points after those it holds (?after= the answer's cursor). The section
 // is in the page only when the server offers it: never to a player of a match in progress, never
-// without an evaluator. No inline script or style: the bar's width is set through the CSSOM.
+// without an evaluator (match.js brings it in when the match ends while the page is open). No
+// inline script or style: the bar's width is set through the CSSOM.
+// The card goes where a spectator looks, with the board: to the top of the live part's side
+// column, beside the board on a wide screen and right under it on a phone; match.js replaces
+// that part at every update, so the card is put back there after each.
 (function () {
   "use strict";
   var section = document.getElementById("chances");
   if (!section) return;
   var url = section.dataset.chancesUrl;
+  var live = document.getElementById("match-live");
   var fetching = null;
   var again = false;
   var points = []; // the points drawn: the whole series, then the later ones appended
@@ -19,14 +24,30 @@
 
   function percent(value) { return Math.round(value * 100) + " %"; }
 
+  // "Ana 64 %": the name, then the figure in a span that does not wrap (.chance-percent), so
+  // that the sign never goes to a line of its own on a phone.
+  function label(node, name, value) {
+    var figure = document.createElement("span");
+    figure.className = "chance-percent";
+    figure.textContent = percent(value);
+    node.replaceChildren(name + " ", figure);
+  }
+
+  function place() {
+    var side = live && live.querySelector(".match-grid > .side");
+    if (side) {
+      if (side.firstElementChild !== section) side.prepend(section);
+    } else if (live && section.parentNode !== live.parentNode) {
+      live.after(section);
+    }
+  }
+
   function draw(data) {
     var current = data.current;
     if (!current) { section.hidden = true; return; }
     var chance = current.bar.chance;
-    section.querySelector("[data-chance-one-label]").textContent =
-      section.dataset.one + " " + percent(chance);
-    section.querySelector("[data-chance-two-label]").textContent =
-      section.dataset.two + " " + percent(1 - chance);
+    label(section.querySelector("[data-chance-one-label]"), section.dataset.one, chance);
+    label(section.querySelector("[data-chance-two-label]"), section.dataset.two, 1 - chance);
     section.querySelector("[data-chance-one]").style.width = (chance * 100).toFixed(1) + "%";
     points = data.incremental ? points.concat(data.points) : data.points;
     if (most && points.length > most) points = points.slice(points.length - most);
@@ -58,6 +79,10 @@
       });
   }
 
+  place();
   load();
-  document.addEventListener("tabla:updated", load);
+  document.addEventListener("tabla:updated", function () {
+    place();
+    load();
+  });
 })();

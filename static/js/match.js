@@ -9,6 +9,10 @@
 // clock is a little behind: that read ends the match on time (the server's match_time_out), so
 // its push reaches every other page of the match too, with no beat and no reload
 // (docs/decisions.md D95).
+// The page's parts outside the live fragment (the Chances and Review cards, and chances.js) are
+// the page's as it was loaded: when an update shows the match's status changed (a match ended
+// while the page was open), the page is fetched once more and the parts it lacks are put in, no
+// reload (docs/decisions.md D161).
 (function () {
   "use strict";
   var root = document.getElementById("match-live");
@@ -268,6 +272,58 @@
       });
   }
 
+  // --- the parts outside the live fragment -------------------------------------------------
+
+  var PARTS = ["chances", "review"]; // in the page's order, the last of its content
+  var statusShown = matchStatus();
+
+  function matchStatus() {
+    var badge = root.querySelector("[data-match-status]");
+    return badge ? badge.dataset.matchStatus : null;
+  }
+
+  // Once for each change of status the updates show: the whole page, as a load would give it,
+  // from which the parts the page lacks are taken (the server decides who sees them: the
+  // chances of a finished match are everyone's, its review too), with the scripts it lacks.
+  function followStatus() {
+    var status = matchStatus();
+    if (status === null || status === statusShown) return;
+    statusShown = status;
+    fetch(window.location.href, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        if (html === null) return;
+        var fresh = new window.DOMParser().parseFromString(html, "text/html");
+        var added = false;
+        PARTS.forEach(function (id) {
+          var part = fresh.getElementById(id);
+          if (!part || document.getElementById(id)) return;
+          root.parentNode.appendChild(document.adoptNode(part));
+          added = true;
+        });
+        if (!added) return;
+        var held = {};
+        document.querySelectorAll("script[src]").forEach(function (script) {
+          held[script.getAttribute("src")] = true;
+        });
+        fresh.querySelectorAll("script[src]").forEach(function (script) {
+          var src = script.getAttribute("src");
+          if (held[src]) return;
+          var run = document.createElement("script");
+          run.src = src;
+          document.body.appendChild(run);
+        });
+        showReviewLink();
+      })
+      .catch(function () { /* the page as it is: a reload shows the rest */ });
+  }
+
+  // The header's link to the Review card, once the page has one.
+  function showReviewLink() {
+    var link = root.querySelector("[data-review-link]");
+    if (link) link.hidden = !document.getElementById("review");
+  }
+
   // --- playing -----------------------------------------------------------------------------
 
   // An answer with no message of its own: the page's words (<body data-error-status>).
@@ -408,7 +464,10 @@
 
   setupReplay();
   watchClock();
+  showReviewLink();
   document.addEventListener("tabla:updated", watchClock);
+  document.addEventListener("tabla:updated", showReviewLink);
+  document.addEventListener("tabla:updated", followStatus);
   if (window.TablaBoardPlay) {
     window.TablaBoardPlay.attach(root, {
       submit: function (moves) {
