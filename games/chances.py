@@ -114,7 +114,7 @@ def _load(path: Path, variant: str) -> tuple[Network, str] | None:
         network = Network.load(path)
     except (OSError, ValueError, KeyError):
         return None
-    if network.inputs != input_size(variant):
+    if network.encoded_inputs != input_size(variant):
         return None
     version = f"{stat.st_size}-{stat.st_mtime_ns}"
     network.races = _races(path.parent)

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from .derived import DERIVED, derived_size, with_derived
+
 if TYPE_CHECKING:
     from .bearoff import RaceTables
 
@@ -88,11 +90,38 @@ class Network:
     def hidden(self) -> int:
         return int(self.w1.shape[0])
 
+    @property
+    def derived(self) -> str | None:
+        """The set of inputs the network derives from its encoding (games.analysis.derived;
+        the metadata's ``derived``), or None."""
+        name = self.metadata.get("derived")
+        return None if name is None else str(name)
+
+    @property
+    def encoded_inputs(self) -> int:
+        """The length of the encoding it reads (its inputs less the derived ones)."""
+        return self.inputs - derived_size(self.derived)
+
+    def inputs_of(self, x: npt.NDArray[np.floating[Any]]) -> npt.NDArray[np.floating[Any]]:
+        """Its input for the encoding ``x`` ((n, encoded_inputs) or one vector): ``x`` and the
+        inputs derived from it."""
+        return with_derived(self.derived, x)
+
+    def derive(self, name: str) -> None:
+        """Add the derived set ``name``'s inputs (games.analysis.derived), their weights zero, so
+        that every output stays as it was until the network is trained with them."""
+        if self.derived is not None:
+            raise ValueError(f"the network already derives {self.derived}")
+        added = derived_size(name)
+        self.w1 = np.hstack([self.w1, np.zeros((self.hidden, added))])
+        self.metadata["derived"] = name
+
     def parameters(self) -> tuple[Array, Array, Array, Array]:
         return self.w1, self.b1, self.w2, self.b2
 
     def forward(self, x: npt.NDArray[np.floating[Any]]) -> Array:
-        """Outputs (n, 3) for inputs (n, inputs); one vector (inputs,) gives (3,)."""
+        """Outputs (n, 3) for encodings (n, encoded_inputs); one vector gives (3,)."""
+        x = self.inputs_of(x)
         hidden = sigmoid(x @ self.w1.T + self.b1)
         return sigmoid(hidden @ self.w2.T + self.b2)
 
@@ -100,6 +129,7 @@ class Network:
         """The outputs for one input vector and the gradient of EACH output by every weight:
         arrays with a leading axis of 3, the output (in ``w2`` and ``b2`` output k's gradient
         is zero but for row k)."""
+        x = self.inputs_of(x)
         hidden = sigmoid(self.w1 @ x + self.b1)
         out = sigmoid(self.w2 @ hidden + self.b2)
         slope = out * (1.0 - out)  # (3,)
@@ -115,7 +145,8 @@ class Network:
     def loss_gradient(
         self, x: npt.NDArray[np.floating[Any]], target: Array
     ) -> tuple[float, tuple[Array, Array, Array, Array]]:
-        """Mean squared error over a batch (n, inputs) and its gradient by every weight."""
+        """Mean squared error over a batch (n, encoded_inputs) and its gradient by every weight."""
+        x = self.inputs_of(x)
         hidden = sigmoid(x @ self.w1.T + self.b1)  # (n, hidden)
         out = sigmoid(hidden @ self.w2.T + self.b2)  # (n, 3)
         n = x.shape[0]
@@ -153,13 +184,16 @@ class Network:
         with np.load(path, allow_pickle=False) as data:
             if int(data["format"]) != FORMAT:
                 raise ValueError(f"{path}: weights of format {int(data['format'])}, not {FORMAT}")
-            return cls(
+            network = cls(
                 w1=data["w1"].astype(np.float64),
                 b1=data["b1"].astype(np.float64),
                 w2=data["w2"].astype(np.float64),
                 b2=data["b2"].astype(np.float64),
                 metadata=json.loads(str(data["metadata"])),
             )
+        if network.derived is not None and network.derived not in DERIVED:
+            raise ValueError(f"{path}: inputs derived by an unknown set {network.derived}")
+        return network
 
 
 @dataclass(slots=True)
@@ -220,7 +254,7 @@ class TDLambda:
         back-propagated (3, hidden) factor, flipped before it is multiplied by ``x`` (a sign
         and a row order commute with the product exactly)."""
         net = self.network
-        x64 = x.astype(np.float64)
+        x64 = net.inputs_of(x).astype(np.float64)
         hidden = sigmoid(net.w1 @ x64 + net.b1)
         out = sigmoid(net.w2 @ hidden + net.b2)
         slope = out * (1.0 - out)  # (3,)

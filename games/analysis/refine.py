@@ -58,9 +58,11 @@ from games.engine.position import BLACK, WHITE, Position
 from games.engine.variants import find_variant, start_position
 
 from .bearoff import RaceTables
+from .derived import DERIVED
 from .encode import encode_positions, input_size
 from .net import Array, Network, flip, save_npz
 from .player import evaluate_plays, position_chances, result_chances
+from .ply import reply_chances
 from .train import ProgressBar, code_commit, utc_stamp
 
 Matrix = npt.NDArray[np.float32]
@@ -81,6 +83,7 @@ class Collect:
     seed: int = 1
     rollouts: int = 32
     every: int = 4
+    teacher: str = "rollouts"
 
     def metadata(self) -> dict[str, Any]:
         return {
@@ -88,6 +91,7 @@ class Collect:
             "seed": self.seed,
             "rollouts": self.rollouts,
             "every": self.every,
+            "teacher": self.teacher,
         }
 
 
@@ -161,6 +165,20 @@ def targets_of(
     return values
 
 
+def lookahead_targets(
+    network: Network,
+    variant: str,
+    positions: Sequence[Position],
+    options: Options = DEFAULT_OPTIONS,
+) -> Array:
+    """(n, 3): each position's 1-ply value for its side to move (``ply.reply_chances``: the best
+    0-ply play of each roll, averaged over the 21 rolls)."""
+    values = np.empty((len(positions), 3))
+    for row, position in enumerate(positions):
+        values[row] = reply_chances(network, variant, position, options)
+    return values
+
+
 def collect_game(network: Network, settings: Collect, game: int) -> tuple[Matrix, Array]:
     """The encodings and targets of game ``game``'s kept positions (module docstring)."""
     rng = game_rng(settings.seed, game)
@@ -171,6 +189,8 @@ def collect_game(network: Network, settings: Collect, game: int) -> tuple[Matrix
         if _exact(network, settings.variant, position, DEFAULT_OPTIONS) is None
     ]
     inputs = encode_positions(settings.variant, kept, DEFAULT_OPTIONS)
+    if settings.teacher == "ply1":
+        return inputs, lookahead_targets(network, settings.variant, kept)
     return inputs, targets_of(network, settings.variant, kept, settings.rollouts, rng)
 
 
@@ -251,7 +271,7 @@ def collect(
     }
     if data_path.exists():
         data = Data.load(data_path)
-        if data.metadata.get("settings") != wanted:
+        if {"teacher": "rollouts", **data.metadata.get("settings", {})} != wanted:
             raise ValueError(
                 f"{data_path} was collected with {data.metadata.get('settings')}, not {wanted}"
             )
@@ -386,6 +406,22 @@ def fit(
 # --- the command -----------------------------------------------------------------------------
 
 
+def set_provenance(data: Data) -> dict[str, Any]:
+    """What the fit's provenance keeps of one collected data set."""
+    meta = data.metadata["settings"]
+    return {
+        "positions": len(data.x),
+        "games": data.games,
+        "teacher": meta.get("teacher", "rollouts"),
+        "rollouts": meta["rollouts"],
+        "every": meta["every"],
+        "seed": meta["seed"],
+        "weights": meta["weights"],
+        "trained_games": meta["trained_games"],
+        "collect_seconds": round(float(data.metadata.get("seconds", 0.0))),
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m games.analysis.refine", description=__doc__.splitlines()[0]
@@ -395,6 +431,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     gather.add_argument("--variant", required=True, choices=("tabla", "gul_bara", "tapa"))
     gather.add_argument("--weights", type=Path, required=True, help="the network's .npz")
     gather.add_argument("--positions", type=int, required=True, help="total to reach")
+    gather.add_argument(
+        "--teacher",
+        choices=("rollouts", "ply1"),
+        default="rollouts",
+        help="the targets: rollouts of the network's play, or its own 1-ply value",
+    )
     gather.add_argument("--rollouts", type=int, default=32, help="games from each position")
     gather.add_argument("--every", type=int, default=4, help="keep every n-th position")
     gather.add_argument("--seed", type=int, default=1)
@@ -404,7 +446,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     gather.add_argument("--save", type=int, default=500, help="positions between saves")
     train = commands.add_parser("fit", help="fit the network to collected rollouts")
     train.add_argument("--weights", type=Path, required=True, help="the network to start from")
-    train.add_argument("--data", type=Path, required=True)
+    train.add_argument(
+        "--data", type=Path, required=True, action="append", help="collected data (repeatable)"
+    )
+    train.add_argument(
+        "--derive",
+        choices=sorted(DERIVED),
+        help="add a set of derived inputs (games.analysis.derived)",
+    )
     train.add_argument("--epochs", type=int, default=30)
     train.add_argument("--rate", type=float, default=3e-4)
     train.add_argument("--seed", type=int, default=1, help="the held-out rows and the order")
@@ -412,7 +461,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "collect":
         variant = find_variant(args.variant).name
-        settings = Collect(variant, args.seed, args.rollouts, args.every)
+        rollouts = args.rollouts if args.teacher == "rollouts" else 0
+        settings = Collect(variant, args.seed, rollouts, args.every, args.teacher)
         tables = args.tables or args.weights.parent
         try:
             data = collect(
@@ -434,12 +484,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 0
     network = Network.load(args.weights)
-    data = Data.load(args.data)
+    digest = weights_digest(args.weights)
+    sets = [Data.load(path) for path in args.data]
+    for path, each in zip(args.data, sets, strict=True):
+        meta = each.metadata["settings"]
+        # Rollouts are the collecting network's own play: only that network is fitted to them.
+        # A lookahead's values are a teacher's, fitted into any network (its digest is kept).
+        if meta.get("teacher", "rollouts") == "rollouts" and meta["weights"] != digest:
+            parser.error(f"{path} was collected with other weights than {args.weights}")
+        if (
+            each.x.shape[1] != sets[0].x.shape[1]
+            or meta["variant"] != sets[0].metadata["settings"]["variant"]
+        ):
+            parser.error(f"{path} is of another variant or encoding than {args.data[0]}")
+    if args.derive:
+        variant = sets[0].metadata["settings"]["variant"]
+        if DERIVED[args.derive][0] != variant:
+            parser.error(f"--derive {args.derive} is not for {variant}")
+        try:
+            network.derive(args.derive)
+        except ValueError as error:
+            parser.error(str(error))
+    data = Data(
+        np.concatenate([each.x for each in sets]),
+        np.concatenate([each.y for each in sets]),
+        sum(each.games for each in sets),
+        sets[0].metadata,
+    )
+    if network.encoded_inputs != data.x.shape[1]:
+        parser.error(
+            f"{args.data[0]} holds {data.x.shape[1]} inputs, the network {network.encoded_inputs}"
+        )
     settings_meta = data.metadata["settings"]
-    if settings_meta["weights"] != weights_digest(args.weights):
-        parser.error(f"{args.data} was collected with other weights than {args.weights}")
-    if network.inputs != data.x.shape[1]:
-        parser.error(f"{args.data} holds {data.x.shape[1]} inputs, the network {network.inputs}")
     started = time.monotonic()
     errors = fit(
         network,
@@ -456,6 +532,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         refined={
             "positions": len(data.x),
             "games": data.games,
+            "teacher": settings_meta.get("teacher", "rollouts"),
             "rollouts": settings_meta["rollouts"],
             "every": settings_meta["every"],
             "seed": settings_meta["seed"],
@@ -469,6 +546,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "held_out_after": round(min(errors), 6),
             "best_pass": errors.index(min(errors)),
             "fit_seconds": round(time.monotonic() - started, 1),
+            "derived": network.derived,
+            "sets": [set_provenance(each) for each in sets],
             "saved": utc_stamp(),
             "commit": code_commit(),
         },

@@ -8,18 +8,22 @@ import pytest
 
 from games.analysis.encode import input_size
 from games.analysis.net import Network
+from games.analysis.ply import reply_chances
 from games.analysis.refine import (
     Collect,
     Data,
     collect,
     fit,
     held_out_error,
+    lookahead_targets,
     main,
     rollout,
     split,
     targets_of,
 )
 from games.engine import BLACK, DEFAULT_OPTIONS, WHITE, Position
+
+from .helpers import sample_positions
 
 TINY = {"rollouts": 2, "every": 16}
 
@@ -128,3 +132,42 @@ def test_the_command_collects_fits_and_records_the_provenance(network, tmp_path)
     Network.create(input_size("tabla"), hidden=8, seed=9).save(other, games=0)
     with pytest.raises(SystemExit):
         main(["fit", "--weights", str(other), "--data", str(data), "--out", str(out)])
+
+
+def test_a_lookahead_teacher_gives_the_1_ply_values(network, tmp_path):
+    net, path = network
+    settings = Collect("tabla", seed=5, rollouts=0, every=16, teacher="ply1")
+    data = collect(path, settings, 6, tmp_path / "ply1.npz")
+    assert data.metadata["settings"]["teacher"] == "ply1" and len(data.x) >= 6
+    positions = sample_positions("tabla", 5, seed=8)
+    values = lookahead_targets(net, "tabla", positions)
+    for position, value in zip(positions, values, strict=True):
+        np.testing.assert_allclose(value, reply_chances(net, "tabla", position, DEFAULT_OPTIONS))
+    # A collection of rollouts is not extended by a lookahead's, nor the other way round.
+    with pytest.raises(ValueError):
+        collect(path, Collect("tabla", seed=5, **TINY), 12, tmp_path / "ply1.npz")
+
+
+def test_the_fit_takes_several_data_sets_and_derived_inputs(network, tmp_path):
+    _, path = network
+    rollouts, lookahead = tmp_path / "rollouts.npz", tmp_path / "ply1.npz"
+    collect(path, Collect("tabla", seed=5, **TINY), 6, rollouts)
+    teacher = tmp_path / "teacher.npz"
+    Network.create(input_size("tabla"), hidden=8, seed=4).save(teacher, games=0)
+    collect(teacher, Collect("tabla", seed=6, rollouts=0, every=16, teacher="ply1"), 6, lookahead)
+    out = tmp_path / "fitted.npz"
+    args = ["--weights", str(path), "--data", str(rollouts), "--data", str(lookahead)]
+    assert main(["fit", *args, "--derive", "tabla-1", "--epochs", "2", "--out", str(out)]) == 0
+    fitted = Network.load(out)
+    meta = fitted.metadata["refined"]
+    sizes = [len(Data.load(rollouts).x), len(Data.load(lookahead).x)]
+    assert meta["positions"] == sum(sizes) and meta["derived"] == "tabla-1"
+    assert [s["positions"] for s in meta["sets"]] == sizes
+    assert [s["teacher"] for s in meta["sets"]] == ["rollouts", "ply1"]
+    assert fitted.derived == "tabla-1" and fitted.encoded_inputs == input_size("tabla")
+    # The lookahead's teacher may be another network; rollouts must be the fitted network's.
+    with pytest.raises(SystemExit):
+        main(["fit", "--weights", str(teacher), "--data", str(rollouts), "--out", str(out)])
+    assert (
+        main(["fit", "--weights", str(teacher), "--data", str(lookahead), "--out", str(out)]) == 0
+    )
