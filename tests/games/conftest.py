@@ -19,6 +19,12 @@ def staff(db):
 
 
 @pytest.fixture
+def spectator(db):
+    """A logged-in user who plays in none of the matches."""
+    return UserFactory(username="spectator")
+
+
+@pytest.fixture
 def accepted():
     """Accept a challenge (a match a player created through the API) as the challenged player:
     ``accepted(response, client_of_the_opponent)`` gives the started match's JSON."""

@@ -19,6 +19,12 @@ def game_url(name: str, game_id: int) -> str:
     return reverse(f"games:{name}", kwargs={"pk": game_id})
 
 
+def chances_url(match: Match, after: str | None = None) -> str:
+    """The match's chances endpoint, with ``?after=`` a cursor when given (D160)."""
+    url = reverse("games:match-chances", kwargs={"pk": match.pk})
+    return url if after is None else f"{url}?after={after}"
+
+
 def run(*args: Any) -> str:
     """A management command's output."""
     out = StringIO()

@@ -6,12 +6,12 @@ points held are no longer the first shown as they are; the same queries early an
 import random
 
 import pytest
-from django.urls import reverse
 
 from games import selectors, services
 from games.demo import game_play_random, match_play_random
 from games.models import Game, Match
 from tests.games.factories import UserFactory
+from tests.games.helpers import chances_url
 
 pytestmark = pytest.mark.django_db
 
@@ -19,11 +19,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def spectator(db):
     return UserFactory(username="spectator")
-
-
-def chances_url(match: Match, after: str | None = None) -> str:
-    url = reverse("games:match-chances", kwargs={"pk": match.pk})
-    return url if after is None else f"{url}?after={after}"
 
 
 def unrated(alice, bob, organiser, **options) -> Match:

@@ -9,26 +9,15 @@ import random
 
 import pytest
 from django.db import transaction
-from django.urls import reverse
 
 from games import chances, selectors, services
 from games.demo import game_play_random
 from games.engine import GameResult
 from games.models import Game, Match
 from games.services._steps import game_finish
-from tests.games.factories import UserFactory
+from tests.games.helpers import chances_url
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def spectator(db):
-    return UserFactory(username="spectator")
-
-
-def chances_url(match: Match, after: str | None = None) -> str:
-    url = reverse("games:match-chances", kwargs={"pk": match.pk})
-    return url if after is None else f"{url}?after={after}"
 
 
 def unrated(alice, bob, organiser, **fields) -> Match:

@@ -6,6 +6,8 @@ from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import Frame, Page
 
+from games import selectors, services
+
 TIMEOUT = 10_000  # ms: Playwright's default timeout for the browser tests
 STATE = "/state.json"  # how a match page's state endpoint ends (the page polls it)
 
@@ -84,3 +86,18 @@ class Loads:
     def start(self) -> None:
         self.counting = True
         self.page.evaluate("window.deskMarker = 1")
+
+
+def your_dice_to_choose(match: Any, alice: Any) -> None:
+    """Rolls (and plays a forced play) for Alice until she has a choice of plays to make: the
+    computer answers each of her turns at once (D132)."""
+    for _ in range(40):
+        game = selectors.current_game(match)
+        if selectors.is_roll_due(game):
+            services.dice_roll(game=game, player=alice)
+            continue
+        legal = selectors.game_legal_plays(game)
+        if len(legal) > 1:
+            return
+        services.play_submit(game=game, player=alice, ply=game.ply, moves=legal[0].play.to_json())
+    raise AssertionError("no choice of plays in 40 decisions")

@@ -14,7 +14,7 @@ from games import practice, selectors, services
 from games.models import Match
 from tests.sockets import decide
 from tests.web.asgi_server import asgi_url
-from tests.web.helpers import log_in
+from tests.web.helpers import log_in, your_dice_to_choose
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,21 +44,6 @@ def practice_match(alice) -> Match:
     everyone's once it is over), her dice rolled by her (D164), so that a roll can be due."""
     services.practice_start(user=alice.user, strength="beginner", target_score=1, auto_roll=False)
     return Match.objects.get()
-
-
-def your_dice_to_choose(match: Match, alice) -> None:
-    """Rolls (and plays a forced play) for Alice until she has a choice of plays to make: the
-    computer answers each of her turns at once (D132)."""
-    for _ in range(40):
-        game = selectors.current_game(match)
-        if selectors.is_roll_due(game):
-            services.dice_roll(game=game, player=alice)
-            continue
-        legal = selectors.game_legal_plays(game)
-        if len(legal) > 1:
-            return
-        services.play_submit(game=game, player=alice, ply=game.ply, moves=legal[0].play.to_json())
-    raise AssertionError("no choice of plays in 40 decisions")
 
 
 def your_roll(match: Match, alice) -> None:

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from games import practice, selectors, services
 from games.models import Match
 from tests.web.asgi_server import asgi_url
-from tests.web.helpers import log_in
+from tests.web.helpers import log_in, your_dice_to_choose
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,21 +44,6 @@ def test_practice_from_the_lobby_with_a_hint(weights, new_page, alice, artifacts
 
 
 PHONE = {"width": 390, "height": 844}
-
-
-def your_dice_to_choose(match: Match, alice) -> None:
-    """Rolls (and plays a forced play) for Alice until she has a choice of plays to make: the
-    computer answers each of her turns at once (D132)."""
-    for _ in range(40):
-        game = selectors.current_game(match)
-        if selectors.is_roll_due(game):
-            services.dice_roll(game=game, player=alice)
-            continue
-        legal = selectors.game_legal_plays(game)
-        if len(legal) > 1:
-            return
-        services.play_submit(game=game, player=alice, ply=game.ply, moves=legal[0].play.to_json())
-    raise AssertionError("no choice of plays in 40 decisions")
 
 
 def test_practice_from_the_home_page_with_the_hint_on_the_board(
