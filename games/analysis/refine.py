@@ -515,7 +515,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(
             f"{args.data[0]} holds {data.x.shape[1]} inputs, the network {network.encoded_inputs}"
         )
-    settings_meta = data.metadata["settings"]
     started = time.monotonic()
     errors = fit(
         network,
@@ -530,15 +529,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     network.save(
         args.out,
         refined={
+            # the first set's collection (its weights as from_weights), the totals of them all
+            **{k: v for k, v in set_provenance(sets[0]).items() if k != "weights"},
+            "from_weights": sets[0].metadata["settings"]["weights"],
             "positions": len(data.x),
             "games": data.games,
-            "teacher": settings_meta.get("teacher", "rollouts"),
-            "rollouts": settings_meta["rollouts"],
-            "every": settings_meta["every"],
-            "seed": settings_meta["seed"],
-            "from_weights": settings_meta["weights"],
-            "trained_games": settings_meta["trained_games"],
-            "collect_seconds": round(float(data.metadata.get("seconds", 0.0))),
             "epochs": args.epochs,
             "rate": args.rate,
             "fit_seed": args.seed,
