@@ -22,6 +22,21 @@ side to move's first, then the opponent's:
 - contact: whether some checker of one side still has one of the other's ahead of it (the same
   in both sides' units).
 
+``gul_bara-1`` (Gjul Bara; docs/decisions.md D167), six per side, the same order. Both sides
+run the same way round, so the other side's point q is this side's (q + 11) % 24 + 1, and a lone
+checker blocks its point:
+
+- the side's pip count / 200 (the start holds 360);
+- its blocked dice: of the six die values, those no checker of its can step by (onto a point
+  the other side does not hold, or off when all its checkers are home) / 6;
+- its block: the longest run of points it holds (one checker is enough) among those the other
+  side's checkers still have to pass, that is below the other side's rearmost checker in that
+  side's numbering / 6;
+- its checkers still on its 24-point (the start) / 15;
+- its checkers in contact: those with one of the other side's checkers ahead of them (on a
+  lower point of its numbering), which may still block them / 15;
+- its checkers home (own points 1-6) / 15.
+
 Pure numpy, no Django, as the rest of games.analysis.
 """
 
@@ -38,6 +53,7 @@ Inputs = npt.NDArray[np.floating]
 Counts = npt.NDArray[np.int64]
 
 TABLA_FEATURES = 6
+GUL_BARA_FEATURES = 6
 
 
 def _rolls() -> npt.NDArray[np.intp]:
@@ -57,13 +73,18 @@ _ROLLS = _rolls()
 _POINTS = np.arange(1, 25)
 
 
-def _half_counts(x: Inputs, start: int) -> tuple[Counts, Counts]:
-    """A half's checkers per own point (n, 24) and on the bar (n,), read back from its units."""
+def _counts(x: Inputs, start: int) -> Counts:
+    """A half's checkers per own point (n, 24), read back from its units."""
     n = x.shape[0]
     units = x[:, start : start + POINT_UNITS].reshape(n, 24, 4)
     counts = np.rint(units[:, :, 0] + units[:, :, 1] + units[:, :, 2] + 4.0 * units[:, :, 3])
+    return counts.astype(np.int64)
+
+
+def _half_counts(x: Inputs, start: int) -> tuple[Counts, Counts]:
+    """A Tabla half's checkers per own point (n, 24) and on the bar (n,)."""
     bar = np.rint(2.0 * x[:, start + POINT_UNITS + 1])
-    return counts.astype(np.int64), bar.astype(np.int64)
+    return _counts(x, start), bar.astype(np.int64)
 
 
 def _longest_run(held: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
@@ -132,8 +153,57 @@ def tabla_features(x: Inputs) -> Inputs:
     return out
 
 
+# Gjul Bara: the other side's checkers on this side's point p stand on its point
+# (p + 11) % 24 + 1, and the same map takes them back.
+_PARALLEL = np.array([(p + 11) % 24 for p in range(1, 25)], dtype=np.intp)
+
+
+def _blocked_dice(counts: Counts, other: Counts) -> Inputs:
+    """How many die values (of 6) a side with ``counts`` (n, 24) can step by with no checker,
+    the other side's checkers ``other`` (n, 24) seen in the same numbering."""
+    n = counts.shape[0]
+    has = counts > 0
+    free = other == 0
+    all_home = counts[:, 6:].sum(axis=1) == 0
+    highest = np.max(np.where(has, _POINTS, 0), axis=1)
+    blocked = np.zeros(n)
+    for die in range(1, 7):
+        # A step from point p (p > die) to p - die, free of the other side.
+        steps = (has[:, die:] & free[:, : 24 - die]).any(axis=1)
+        # Off, once every checker is home: from the die's point, or the highest below it.
+        off = all_home & (has[:, die - 1] | (highest < die))
+        blocked += ~(steps | off)
+    out: Inputs = blocked / 6.0
+    return out
+
+
+def gul_bara_features(x: Inputs) -> Inputs:
+    """(n, 12): the ``gul_bara-1`` features of Gjul Bara vectors ``x`` (module docstring)."""
+    half = half_size("gul_bara")
+    mine, theirs = _counts(x, 0), _counts(x, half)
+    out = np.empty((x.shape[0], 2 * GUL_BARA_FEATURES))
+    sides = ((0, mine, theirs), (GUL_BARA_FEATURES, theirs, mine))
+    for start, counts, other in sides:
+        seen = other[:, _PARALLEL]  # the other side's checkers in this side's numbering
+        # The other side's rearmost checker, in its own numbering (0: none left).
+        rearmost = np.max(np.where(other > 0, _POINTS, 0), axis=1)
+        # This side's points in the other side's numbering, below that rearmost checker.
+        held_there = (counts[:, _PARALLEL] > 0) & (_POINTS[None, :] < rearmost[:, None])
+        # This side's checkers above the other side's lowest checker (25: none).
+        lowest = np.min(np.where(seen > 0, _POINTS, 25), axis=1)
+        ahead = _POINTS[None, :] > lowest[:, None]
+        out[:, start] = (counts * _POINTS).sum(axis=1) / 200.0
+        out[:, start + 1] = _blocked_dice(counts, seen)
+        out[:, start + 2] = _longest_run(held_there) / 6.0
+        out[:, start + 3] = counts[:, 23] / 15.0
+        out[:, start + 4] = (counts * ahead).sum(axis=1) / 15.0
+        out[:, start + 5] = counts[:, :6].sum(axis=1) / 15.0
+    return out
+
+
 DERIVED: dict[str, tuple[str, int, Callable[[Inputs], Inputs]]] = {
     "tabla-1": ("tabla", 2 * TABLA_FEATURES, tabla_features),
+    "gul_bara-1": ("gul_bara", 2 * GUL_BARA_FEATURES, gul_bara_features),
 }
 """A set's name: its variant, how many inputs it adds, and the function."""
 
@@ -152,4 +222,10 @@ def with_derived(name: str | None, x: Inputs) -> Inputs:
     return np.hstack([x, compute(x)])
 
 
-__all__ = ["DERIVED", "derived_size", "tabla_features", "with_derived"]
+__all__ = [
+    "DERIVED",
+    "derived_size",
+    "gul_bara_features",
+    "tabla_features",
+    "with_derived",
+]

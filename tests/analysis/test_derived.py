@@ -4,7 +4,7 @@ that adds them, and a refinement that fits one (docs/decisions.md D165)."""
 import numpy as np
 import pytest
 
-from games.analysis.derived import derived_size, tabla_features, with_derived
+from games.analysis.derived import derived_size, gul_bara_features, tabla_features, with_derived
 from games.analysis.encode import encode, encode_positions, input_size
 from games.analysis.net import Network
 from games.engine import Position, start_position
@@ -127,3 +127,90 @@ def test_the_gradient_reaches_the_derived_inputs_weights():
 def test_with_no_set_the_encoding_is_the_input():
     x = np.ones((2, 5))
     assert with_derived(None, x) is x
+
+
+# Gjul Bara's set, gul_bara-1 (docs/decisions.md D167).
+
+
+def gul_bara(white: dict[int, int], black: dict[int, int], turn="w") -> Position:
+    """A Gjul Bara position from each side's checkers per own point; the rest borne off."""
+    points: list[tuple[tuple[str, int], ...]] = [() for _ in range(24)]
+    for point, count in white.items():
+        points[point - 1] = (("w", count),)
+    for point, count in black.items():
+        points[(point + 11) % 24] = (("b", count),)  # black's own q is white's (q + 11) % 24 + 1
+    off = (15 - sum(white.values()), 15 - sum(black.values()))
+    return Position(turn=turn, points=tuple(points), bar=(0, 0), off=off)
+
+
+def gb_features(position: Position) -> list[float]:
+    x = encode_positions("gul_bara", [position])
+    return [round(float(v), 6) for v in gul_bara_features(x)[0]]
+
+
+def test_the_gul_bara_start_in_features():
+    # 360 pips, every die playable, the start blocks the other side's way (a run of one),
+    # all 15 on the start and in contact, none home.
+    mine = [1.8, 0.0, round(1 / 6, 6), 1.0, 1.0, 0.0]
+    assert gb_features(start_position("gul_bara")) == mine + mine
+
+
+def test_lone_checkers_block_dice():
+    # White on its 20 faces black's lone checkers on white's 19, 18 and 15 (black's 7, 6 and 3):
+    # dice 1, 2 and 5 are blocked, and the black checkers ahead keep white's one in contact.
+    position = gul_bara({20: 1}, {7: 1, 6: 1, 3: 1})
+    mine = gb_features(position)[:6]
+    assert mine[0] == round(20 / 200, 6)
+    assert mine[1] == round(3 / 6, 6)
+    assert mine[4] == round(1 / 15, 6)
+    # White's 20 is black's 8, behind all of black's checkers: it blocks nothing of black's
+    # way, and black has nothing of white's ahead of it.
+    theirs = gb_features(position)[6:]
+    assert mine[2] == 0.0 and theirs[1] == 0.0 and theirs[4] == 0.0
+
+
+def test_a_block_counts_only_what_the_other_side_must_still_pass():
+    # White holds its 14, 13, 10, 9 and 8: black's 2, 1, 22, 21 and 20. With black's rearmost
+    # checker on its 24 all of them lie ahead of it, the longest run three (20-22); with its
+    # rearmost on its 19 only the 2 and the 1 do.
+    white = {14: 1, 13: 1, 10: 1, 9: 1, 8: 1, 3: 10}
+    assert gb_features(gul_bara(white, {24: 5}))[2] == round(3 / 6, 6)
+    assert gb_features(gul_bara(white, {19: 5}))[2] == round(2 / 6, 6)
+
+
+def test_bearing_off_plays_a_die_once_every_checker_is_home():
+    home = gul_bara({2: 3, 1: 2}, {3: 15})
+    assert gb_features(home)[1] == 0.0  # a 1 steps 2/1, a 2 bears off the 2, higher dice too
+    assert gb_features(home)[5] == round(5 / 15, 6)
+    # A checker still on the 7, black on white's 6, 5 and 4 (its 18, 17 and 16): a 1 steps 2/1,
+    # a 4, 5 or 6 from the 7; a 2 or a 3 is blocked from the 7 and may not bear off.
+    out = gul_bara({7: 1, 2: 3, 1: 2}, {18: 1, 17: 1, 16: 1})
+    assert gb_features(out)[1] == round(2 / 6, 6)
+
+
+def test_gul_bara_other_side_to_move_swaps_the_features():
+    for position in sample_positions("gul_bara", 200, seed=5):
+        if position.pending:
+            continue
+        mine = gul_bara_features(encode_positions("gul_bara", [position]))[0]
+        other = position.with_turn("b" if position.turn == "w" else "w")
+        theirs = gul_bara_features(encode_positions("gul_bara", [other]))[0]
+        assert np.array_equal(theirs, np.concatenate([mine[6:], mine[:6]]))
+
+
+def test_gul_bara_features_agree_with_a_point_by_point_count():
+    from games.engine.variants import find_variant
+
+    variant = find_variant("gul_bara")
+    for position in sample_positions("gul_bara", 150, seed=9):
+        got = gul_bara_features(encode_positions("gul_bara", [position]))[0]
+        me = position.turn
+        for side, start in ((me, 0), ("b" if me == "w" else "w", 6)):
+            counts = {
+                q: sum(k for c, k in position.points[variant.white_point(q, side) - 1] if c == side)
+                for q in range(1, 25)
+            }
+            pips = sum(q * k for q, k in counts.items())
+            assert got[start] == pytest.approx(pips / 200)
+            assert got[start + 3] == pytest.approx(counts[24] / 15)
+            assert got[start + 5] == pytest.approx(sum(counts[q] for q in range(1, 7)) / 15)
