@@ -187,4 +187,3 @@ def test_the_api_hides_a_match_the_user_may_not_see(alice, bob, client_for, spec
     assert client_for(spectator).post(resign_url(private)).status_code == 404
     missing = reverse("games:match-resign", kwargs={"pk": private.pk + 1000})
     assert client_for(alice).post(missing).status_code == 404
-
