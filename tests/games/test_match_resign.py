@@ -4,6 +4,8 @@ player's resignation of a single, the opponent wins the match at its length thro
 time-out takes (the signal, the rating, no next game); only a player of an online match in
 progress may, and a second resignation finds the match over."""
 
+import json
+
 import pytest
 from django.dispatch import receiver
 from django.urls import reverse
@@ -187,3 +189,27 @@ def test_the_api_hides_a_match_the_user_may_not_see(alice, bob, client_for, spec
     assert client_for(spectator).post(resign_url(private)).status_code == 404
     missing = reverse("games:match-resign", kwargs={"pk": private.pk + 1000})
     assert client_for(alice).post(missing).status_code == 404
+
+
+@pytest.mark.parametrize("target", [5, 1])
+def test_an_export_keeps_a_resigned_match_and_its_import_ends_the_same_way(
+    alice, bob, organiser, staff, target
+):
+    match = services.match_create(
+        creator=organiser, player_one=alice, player_two=bob, target_score=target
+    )
+    services.match_resign(match=match, user=alice.user)
+    match.refresh_from_db()
+    lines = services.match_export(match)
+    assert lines[0]["ended_by"] == "resignation" and lines[-1]["type"] == "end"
+    imported = services.match_import(
+        text="\n".join(json.dumps(line) for line in lines),
+        creator=staff,
+        player_one=alice,
+        player_two=bob,
+    )
+    assert imported.status == Match.Status.FINISHED
+    assert imported.ended_by == Match.EndedBy.RESIGNATION and imported.winner == bob
+    assert (imported.score_one, imported.score_two) == (0, target)
+    imported_game = imported.games.get()
+    assert imported_game.ended_by == Game.EndedBy.RESIGNATION and imported_game.resigned_by == alice

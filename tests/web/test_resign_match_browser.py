@@ -1,10 +1,11 @@
-"""Resigning the whole match on the match page in Debian's chromium (templates/games/_match_live.html,
-static/js/match.js; docs/decisions.md D166): in Alice and Bob's 5-point match "Resign the
-match…" stands beside "Resign this game…" and only opens its own dialog, which names Bob and
-says he wins the match; its Cancel is focused first, and Cancel and Esc change nothing. Its
-button ends the match: the page shows Bob the winner at 5, with no Resign left. A refusal (the
-match over meanwhile) is said in the dialog. On a phone by touch in Macedonian and on a desktop
-by the keyboard alone in English, where the game's own dialog still resigns a game first."""
+"""Resigning the whole match on the match page in Debian's chromium
+(templates/games/_match_live.html, static/js/match.js; docs/decisions.md D166): in Alice and
+Bob's 5-point match "Resign the match…" stands beside "Resign this game…" and only opens its own
+dialog, which names Bob and says he wins the match; its Cancel is focused first, and Cancel and
+Esc change nothing. Its button ends the match: the page shows Bob the winner at 5, with no
+Resign left. A refusal (the match over meanwhile) is said in the dialog. On a phone by touch in
+Macedonian and on a desktop by the keyboard alone in English, where the game's own dialog still
+resigns a game first."""
 
 import re
 
@@ -104,7 +105,9 @@ def test_resign_a_game_then_the_match_on_a_desktop_with_the_keyboard(
     page.keyboard.press("Enter")
     expect(page.locator("[data-match-status]")).to_have_attribute("data-match-status", "finished")
     expect(page.locator("[data-score]")).to_have_text(re.compile(r"^0–5$"))
-    expect(page.locator(".match-header")).to_contain_text("Bob wins the match (the opponent resigned)")
+    expect(page.locator(".match-header")).to_contain_text(
+        "Bob wins the match (the opponent resigned)"
+    )
     page.screenshot(path=str(artifacts / "resign-match-done-desktop-en.png"), full_page=True)
     second = online_match.games.get(number=2)
     assert second.status == Game.Status.FINISHED and second.resigned_by == alice
