@@ -42,6 +42,7 @@ class Match(models.Model):
         FORFEIT = "forfeit"  # the organiser declared a forfeit
         TIME = "time"  # the loser's clock ran out (games/services/clock.py)
         CLAIM = "claim"  # the waiting player claimed it after the opponent's long inactivity
+        RESIGNATION = "resignation"  # the loser resigned the match (games/services/play.py)
 
     class ClockSide(models.TextChoices):
         PLAYER_ONE = "player_one"
@@ -90,7 +91,7 @@ class Match(models.Model):
         "and that player may not double (cube off, or not theirs to turn)",
     )
     ended_by = models.CharField(
-        max_length=8, choices=EndedBy.choices, blank=True,
+        max_length=16, choices=EndedBy.choices, blank=True,
         help_text="how a match that is over ended",
     )
     # The match clock (docs/options.md, "The match clock"; games/services/clock.py): not a rule

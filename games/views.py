@@ -340,7 +340,8 @@ def _resign(game: Game, you: Player | None) -> dict[str, Any] | None:
     """The Resign control, for ``you`` if you play this online game in progress: at any moment
     of it, your turn or not (games/services/play.py game_resign; docs/decisions.md D16), with
     each kind the service takes and the points it gives the opponent, the cube counted (during
-    a double's offer, the stake before it). The page posts to the API's resign."""
+    a double's offer, the stake before it). The page posts to the API's resign; in a match
+    longer than one game it may post to the match's resign instead."""
     match = game.match
     if (
         you is None
@@ -363,6 +364,12 @@ def _resign(game: Game, you: Player | None) -> dict[str, Any] | None:
         "url": reverse("games:game-resign", kwargs={"pk": game.pk}),
         "kinds": kinds,
         "opponent": game.black if colour == "w" else game.white,
+        # A match longer than one game may be resigned whole (play.py match_resign, D166).
+        "match_url": (
+            reverse("games:match-resign", kwargs={"pk": match.pk})
+            if match.target_score > 1
+            else None
+        ),
     }
 
 

@@ -8,7 +8,6 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -553,7 +552,7 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
             "created_at",
         ]
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field(serializers.IntegerField(allow_null=True))  # none once it is over
     def get_current_game(self, match: Match) -> int | None:
         if hasattr(match, "current_game_id"):  # annotated by selectors.match_list_with_games
             return match.current_game_id  # type: ignore[no-any-return]

@@ -15,6 +15,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("matches/<int:pk>/decline/", views.MatchDeclineView.as_view(), name="match-decline"),
     path("matches/<int:pk>/forfeit/", views.MatchForfeitView.as_view(), name="match-forfeit"),
     path("matches/<int:pk>/claim/", views.MatchClaimView.as_view(), name="match-claim"),
+    path("matches/<int:pk>/resign/", views.MatchResignView.as_view(), name="match-resign"),
     path("matches/<int:pk>/export/", views.MatchExportView.as_view(), name="match-export"),
     path("matches/<int:pk>/chances/", views.MatchChancesView.as_view(), name="match-chances"),
     path("matches/<int:pk>/hint/", views.MatchHintView.as_view(), name="match-hint"),

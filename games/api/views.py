@@ -194,6 +194,20 @@ class MatchClaimView(WriteView):
         return Response(s.MatchSerializer(match).data)
 
 
+class MatchResignView(WriteView):
+    @extend_schema(
+        request=None,
+        responses={200: s.MatchSerializer, **errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """A player resigns the whole match (docs/decisions.md D166): the game in progress is
+        their resignation of a single, and the opponent wins the match at its length. 409 when
+        the match is over or not in progress, over the board, or its clock had run out (it is
+        then lost on time)."""
+        match = services.match_resign(match=visible_match(request, pk), user=request.user)
+        return Response(s.MatchSerializer(match).data)
+
+
 class MatchExportView(APIView):
     renderer_classes = [JSONLinesRenderer, JSONRenderer, MatRenderer]
 

@@ -31,6 +31,7 @@ from games.services.play import (
     cube_take,
     dice_roll,
     game_resign,
+    match_resign,
     play_submit,
 )
 from games.services.practice import computer_play, practice_start
@@ -68,6 +69,7 @@ __all__ = [
     "match_import",
     "match_import_by",
     "match_propose",
+    "match_resign",
     "match_start",
     "match_time_out",
     "matches_create_many",

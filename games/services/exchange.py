@@ -145,7 +145,26 @@ def match_import(
             match.ended_by = Match.EndedBy.TIME
             match.save()
             match_finished_announce(match)
+        elif header.get("ended_by") == Match.EndedBy.RESIGNATION and winner in (0, 1):
+            _resigned(match, winner)
     return match
+
+
+def _resigned(match: Match, winner: int) -> None:
+    """The match was resigned (docs/decisions.md D166): its last game, the resigned single, may
+    have ended it already; otherwise the winner's score becomes the match length."""
+    if match.status != Match.Status.FINISHED:
+        if winner == 0:
+            match.score_one = max(match.score_one, match.target_score)
+        else:
+            match.score_two = max(match.score_two, match.target_score)
+        match.status, match.winner = Match.Status.FINISHED, match.players[winner]
+        match.ended_by = Match.EndedBy.RESIGNATION
+        match.save()
+        match_finished_announce(match)
+    elif match.winner_id == match.players[winner].pk:
+        match.ended_by = Match.EndedBy.RESIGNATION
+        match.save(update_fields=["ended_by", "updated_at"])
 
 
 def _ended_by(header: dict[str, Any], default: str) -> str:

@@ -1,4 +1,5 @@
-"""Playing a game: the server's roll, submitted plays, forced passes and resignation.
+"""Playing a game: the server's roll, submitted plays, forced passes and resignation (of a game,
+or of the whole match: ``match_resign``).
 
 Every service here opens its own transaction, loads and locks the game row with its match and
 players (one query in plain SQL, games/sql.py), checks who acts, asks the engine, and appends one
@@ -52,6 +53,8 @@ from games.services._steps import (
     dice_put,
     game_finish,
     is_overdue,
+    match_end_early,
+    match_locked,
     play_write,
     roll_if_auto,
     turn_append,
@@ -207,6 +210,72 @@ def game_resign(
         )
         clock_pass(game=game, arrived=arrived, turns=[])
     return PlayResult(game)
+
+
+@_in_time
+def match_resign(*, match: Match, user: User) -> Match:
+    """``user``'s player gives up the whole of ``match``, an online match in progress: the
+    opponent wins it (status finished, ended_by "resignation"; rated like any finished match).
+
+    Decision (docs/decisions.md D166): the game in progress is recorded as the player's
+    resignation of a single (``resigned_by``, the cube counted, as ``game_resign``); if that
+    does not already end the match, the opponent's score becomes the match length and the match
+    ends there, through the end of a time-out or a forfeit (``match_end_early``). The match is
+    locked after its game, as a play locks them, so a second resignation finds it over (409).
+    """
+    arrived = clock.now()
+    with transaction.atomic():
+        locked = match_locked(match.pk)
+        if locked is None:
+            raise ConflictError(gettext("the match no longer exists"))
+        player = selectors.player_for(user)
+        if player is None or player.pk not in (locked.player_one_id, locked.player_two_id):
+            raise NotAllowedError(gettext("only a player of the match may resign it"))
+        game = _resignable_game(locked)
+        if is_overdue(locked, arrived):
+            raise _OutOfTime(locked.pk)
+        colour = game.colour_of(player)
+        if colour is None:  # not reached: both players of a match play each of its games
+            raise NotAllowedError(gettext("only a player of the match may resign it"))
+        game.match, game.resigned_by = locked, player
+        result = resignation_result(colour, "single")
+        game_finish(game=game, result=result, ended_by=Game.EndedBy.RESIGNATION, start_next=False)
+        clock_pass(game=game, arrived=arrived, turns=[])
+        if locked.status == Match.Status.IN_PROGRESS:
+            _match_resign_end(locked, winner=game.player_of(opponent(colour)))
+        else:  # the single reached the match length: over by that game, as the player asked
+            locked.ended_by = Match.EndedBy.RESIGNATION
+            locked.save(update_fields=["ended_by", "updated_at"])
+    return locked
+
+
+def _resignable_game(match: Match) -> Game:
+    """The game in progress of ``match``, which must be an online match in progress (409)."""
+    if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
+        raise ConflictError(gettext("the match is over (%(status)s)") % {"status": match.status})
+    if match.mode != Match.Mode.ONLINE:
+        raise ConflictError(
+            gettext("only an online match can be resigned; over the board, report its result")
+        )
+    if match.status != Match.Status.IN_PROGRESS:
+        raise ConflictError(
+            gettext("the match is not in progress (%(status)s)") % {"status": match.status}
+        )
+    game = selectors.current_game(match)
+    if game is None:
+        raise ConflictError(gettext("no game of the match is in progress"))
+    return game
+
+
+def _match_resign_end(match: Match, *, winner: Player) -> None:
+    """The resigner's opponent wins ``match`` at the match length; the resigner's score stays."""
+    if winner.pk == match.player_one_id:
+        match.score_one = max(match.score_one, match.target_score)
+    else:
+        match.score_two = max(match.score_two, match.target_score)
+    match_end_early(
+        match, winner=winner, status=Match.Status.FINISHED, ended_by=Match.EndedBy.RESIGNATION
+    )
 
 
 @_in_time

@@ -122,11 +122,11 @@
     return replay !== null && replay.index !== replay.frames.length;
   }
 
-  // The Resign dialog open: the page is not redrawn under it (a fresh fragment would close it);
-  // the version is shown once it closes (the push offers it again, the poll asks again).
+  // A Resign dialog open (the game's or the match's): the page is not redrawn under it (a fresh
+  // fragment would close it); the version is shown once it closes (the push offers it again,
+  // the poll asks again).
   function isAsking() {
-    var dialog = root.querySelector("[data-resign-dialog]");
-    return dialog !== null && dialog.open;
+    return root.querySelector("[data-resign] dialog[open]") !== null;
   }
 
   // --- live updates ------------------------------------------------------------------------
@@ -395,16 +395,19 @@
       button.disabled = true;
       act(post(button.dataset.url), "[data-challenge-error]");
     } else if (button.dataset.action === "resign-open") {
-      var dialog = root.querySelector("[data-resign-dialog]");
-      root.querySelector("[data-resign-error]").hidden = true;
+      // The game's dialog, or the match's (aria-controls names it).
+      var dialog = document.getElementById(button.getAttribute("aria-controls"));
+      dialog.querySelector("[data-resign-error]").hidden = true;
       dialog.showModal();
     } else if (button.dataset.action === "resign") {
-      // Only the dialog's own Resign button resigns: its Cancel, Esc and Enter close it.
+      // Only a dialog's own Resign button resigns: its Cancel, Esc and Enter close it. The
+      // game's posts the kind chosen; the match's has none to post.
       var form = button.closest("form");
       var kind = form.querySelector('input[name="kind"]:checked');
       var buttons = form.querySelectorAll("button");
       buttons.forEach(function (b) { b.disabled = true; });
-      act(post(button.dataset.url, { kind: kind ? kind.value : "single" }), "[data-resign-error]")
+      act(post(button.dataset.url, kind ? { kind: kind.value } : {}),
+        "#" + button.closest("dialog").id + " [data-resign-error]")
         .then(function () { buttons.forEach(function (b) { b.disabled = false; }); });
     } else if (button.dataset.action === "claim") {
       button.disabled = true;

@@ -2,8 +2,9 @@
 "On the site"): a game ended without a play that ends it (a resignation, single or mars; a
 result reported at the desk without its moves; a dropped double; the game in progress of a
 match lost on time or forfeited) ends its series with its result, mapped through the match table
-as a played end is, and a match that is over shows its winner 100 % and the loser 0 %, whole and
-after a cursor; a cursor whose last point changed (a correction) gets the whole answer."""
+as a played end is, and a match that is over (by its score, or resigned whole) shows its winner
+100 % and the loser 0 %, whole and after a cursor; a cursor whose last point changed (a
+correction) gets the whole answer."""
 
 import random
 
@@ -110,6 +111,23 @@ def test_a_match_won_by_resignations_shows_its_winner_100_whole_and_after_a_curs
     assert_tail(part, whole, len(held["points"]))
     again = client.get(chances_url(match, whole["cursor"])).json()
     assert again["points"] == [] and again["current"] == whole["current"]
+
+
+def test_a_match_resigned_whole_ends_its_game_s_series_with_the_winner(
+    weights, alice, bob, organiser, spectator, client_for
+):
+    """Resigning the match (docs/decisions.md D166): the game in progress ends with Bob's win,
+    and the match's end is his, 100 %, for everyone."""
+    match = unrated(alice, bob, organiser)
+    game = game_play_random(game=current_game(match), rng=random.Random(1), max_decisions=4)
+    services.match_resign(match=match, user=alice.user)
+    for user in (spectator, alice, bob):
+        whole = client_for(user).get(chances_url(match)).json()
+        last = points_of(whole, game.number)[-1]
+        assert last["turn"] == game.turns.order_by("-ply").first().ply + 1
+        assert (last["win"], last["match"]) == (0.0, 0.0)  # player one, Alice, resigned
+        assert whole["current"]["to_move"] is None
+        assert whole["current"]["bar"] == {"player": alice.pk, "chance": 0.0}
 
 
 def test_a_rated_match_s_spectator_sees_a_resigned_game_s_end_one_point_behind(

@@ -12,7 +12,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games import selectors, services
-from games.models import Game, Turn
+from games.models import Game, Match, Turn
 
 
 @pytest.fixture
@@ -22,9 +22,14 @@ def postgres_only():
 
 
 def submit_together(
-    game: Game, user, body: dict, count: int = 2, routes: tuple[str, ...] = ("play-submit",)
+    game: Game | Match,
+    user,
+    body: dict,
+    count: int = 2,
+    routes: tuple[str, ...] = ("play-submit",),
 ) -> list[int]:
-    """``count`` posts at once, each to the next of ``routes`` in turn."""
+    """``count`` posts at once, each to the next of ``routes`` in turn (on ``game``, or on a
+    match for a match's route)."""
     barrier = threading.Barrier(count)
     statuses: list[int] = []
 
@@ -85,3 +90,19 @@ def test_a_take_and_a_drop_at_the_same_moment_apply_exactly_once(postgres_only, 
     assert Turn.objects.filter(game=game, kind__in=["take", "drop"]).count() == 1
     game.refresh_from_db()
     assert selectors.game_replay_problems(game) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_resigned_twice_at_the_same_moment_is_resigned_once(postgres_only, alice, bob):
+    """A double click on "Resign the match" (docs/decisions.md D166): the second waits for the
+    first's lock and finds the match over."""
+    match = services.match_create(creator=alice.user, player_one=alice, player_two=bob)
+
+    statuses = submit_together(match, alice.user, {}, routes=("match-resign",))
+
+    assert statuses == [200, 409]
+    match.refresh_from_db()
+    assert match.ended_by == Match.EndedBy.RESIGNATION and match.winner == bob
+    assert (match.score_one, match.score_two) == (0, match.target_score)
+    assert match.games.filter(resigned_by=alice).count() == 1
+    assert match.games.count() == 1

@@ -108,3 +108,62 @@ def test_a_finished_game_cannot_be_resigned_again(online_match):
     services.game_resign(game=game, kind="single", player=game.black)
     answer = logged_in(game.white).post(resign_url(game), {"kind": "single"}, "application/json")
     assert answer.status_code == 409 and "over" in answer.json()["detail"]
+
+
+# --- resigning the match (docs/decisions.md D166) ---------------------------------------------
+
+
+def match_resign_url(match: Match) -> str:
+    return reverse("games:match-resign", kwargs={"pk": match.pk})
+
+
+def test_the_players_of_a_longer_match_may_also_resign_the_match(online_match):
+    assert online_match.target_score > 1
+    game = online_match.games.get()
+    for player in (game.white, game.black):
+        response = logged_in(player).get(match_url(online_match))
+        html = response.content.decode()
+        assert response.context["resign"]["match_url"] == match_resign_url(online_match)
+        assert "data-resign-match-open" in html and "Resign the match…" in html
+        assert f'data-url="{match_resign_url(online_match)}"' in html
+        opponent = response.context["resign"]["opponent"].display_name
+        assert f"{opponent} wins the match: this game counts as your resignation" in html
+
+
+def test_a_one_point_match_offers_only_the_game(alice, bob, organiser):
+    match = services.match_create(
+        creator=organiser, player_one=alice, player_two=bob, target_score=1
+    )
+    response = logged_in(alice).get(match_url(match))
+    assert response.context["resign"]["match_url"] is None
+    html = response.content.decode()
+    assert 'data-action="resign-open"' in html  # the game's
+    assert "data-resign-match" not in html and match_resign_url(match) not in html
+
+
+def test_nobody_else_sees_the_match_s_resign(online_match, organiser):
+    stranger = PlayerFactory(user=UserFactory(username="carol"), display_name="Carol")
+    organiser_client = Client()
+    organiser_client.force_login(organiser)
+    for client in (Client(), logged_in(stranger), organiser_client):
+        response = client.get(match_url(online_match))
+        assert response.status_code == 200
+        assert b"data-resign-match" not in response.content
+        assert match_resign_url(online_match).encode() not in response.content
+
+
+def test_a_resigned_match_says_so_and_offers_no_resign(online_match, alice, bob):
+    services.match_resign(match=online_match, user=alice.user)
+    for client in (logged_in(bob), Client()):
+        response = client.get(match_url(online_match))
+        html = response.content.decode()
+        assert response.context["resign"] is None and "data-resign" not in html
+        assert "Bob wins the match</strong> (the opponent resigned)" in html
+
+
+def test_the_match_s_resign_speaks_macedonian(online_match, alice):
+    client = logged_in(alice)
+    client.cookies["django_language"] = "mk"
+    html = client.get(match_url(online_match)).content.decode()
+    assert "data-resign-match-open" in html
+    assert "Resign the match" not in html and "wins the match" not in html
