@@ -47,16 +47,27 @@ NOT_OVER = "a match is reviewed once it is over"
 MISTAKES_SHOWN = 5
 # The rating band of a player's average error (docs/decisions.md D169, docs/analysis.md "After
 # the game"): each band's upper bound, in the review's cubeless points per decision with a
-# choice, as this evaluator judges; GNU Backgammon's bands of the same names, carried over to
-# this judge by bench/review_bands.py.
-BANDS: tuple[tuple[str, float], ...] = (
-    ("world_class", 0.027),
-    ("expert", 0.030),
-    ("advanced", 0.035),
-    ("intermediate", 0.041),
-    ("casual", 0.050),
-    ("beginner", float("inf")),
-)
+# choice, as this evaluator judges at each depth; GNU Backgammon's bands of the same names,
+# carried over to this judge by bench/review_bands.py. A review of both depths is read on
+# 0-ply's, the less flattering.
+BANDS: dict[int, tuple[tuple[str, float], ...]] = {
+    0: (
+        ("world_class", 0.027),
+        ("expert", 0.030),
+        ("advanced", 0.035),
+        ("intermediate", 0.041),
+        ("casual", 0.050),
+        ("beginner", float("inf")),
+    ),
+    1: (
+        ("world_class", 0.018),
+        ("expert", 0.021),
+        ("advanced", 0.025),
+        ("intermediate", 0.031),
+        ("casual", 0.039),
+        ("beginner", float("inf")),
+    ),
+}
 REVIEW_WARM_GAMES = 25  # the most games the task at a match's end reviews (D138)
 
 
@@ -94,6 +105,7 @@ class PlayerReview:
     decisions: int  # decisions with more than one legal play
     total_error: float
     mistakes: list[Mistake]  # the biggest, largest first, errors above 0 only
+    bands: int = 0  # the depth whose BANDS the average is read on
 
     @property
     def average_error(self) -> float | None:
@@ -103,7 +115,7 @@ class PlayerReview:
     def band(self) -> str | None:
         """The rating band of the average error (``BANDS``); None without a decision."""
         average = self.average_error
-        return None if average is None else band_of(average)
+        return None if average is None else band_of(average, self.bands)
 
     def to_json(self) -> dict[str, Any]:
         average = self.average_error
@@ -117,13 +129,20 @@ class PlayerReview:
         }
 
 
-def band_of(average: float) -> str:
-    """The band of an average error: the first of ``BANDS`` whose bound is above it.
+def band_of(average: float, depth: int = 0) -> str:
+    """The band of an average error judged at ``depth``: the first of its ``BANDS`` whose
+    bound is above it.
 
     >>> band_of(0.0), band_of(0.027), band_of(0.049), band_of(1.0)
     ('world_class', 'expert', 'casual', 'beginner')
     """
-    return next(name for name, bound in BANDS if average < bound)
+    return next(name for name, bound in BANDS[depth] if average < bound)
+
+
+def bands_depth(depths: frozenset[int]) -> int:
+    """The depth whose bands a review judged at ``depths`` is read on: 1-ply's only when every
+    game was judged at 1-ply."""
+    return 1 if depths == frozenset({1}) else 0
 
 
 def lookahead(depths: set[int]) -> str:
@@ -174,9 +193,10 @@ def review_for(*, match: Match) -> MatchReview:
             white = mistake.colour == "w"
             player = game.white_id if white else game.black_id
             mistakes[player].append(mistake)
-    depths = frozenset(depth for depth, _ in found.values())
+    depths = frozenset(depth for depth, _ in found.values()) or frozenset({0})
+    bands = bands_depth(depths)
     return MatchReview(
-        match, [_player_review(p, mistakes[p.pk]) for p in (one, two)], depths or frozenset({0})
+        match, [_player_review(p, mistakes[p.pk], bands) for p in (one, two)], depths
     )
 
 
@@ -245,11 +265,10 @@ def _rows(
     return found, missing
 
 
-def _player_review(player: Player, decisions: list[Mistake]) -> PlayerReview:
+def _player_review(player: Player, decisions: list[Mistake], bands: int) -> PlayerReview:
     biggest = sorted((m for m in decisions if m.error > 0), key=lambda m: -m.error)
-    return PlayerReview(
-        player, len(decisions), sum(m.error for m in decisions), biggest[:MISTAKES_SHOWN]
-    )
+    total = sum(m.error for m in decisions)
+    return PlayerReview(player, len(decisions), total, biggest[:MISTAKES_SHOWN], bands)
 
 
 def _key(game: Any, depth: int) -> str:

@@ -50,7 +50,8 @@ def match_review(match: Match) -> dict[str, Any]:
         }
         for side in review.players
     ]
-    return {"review": review, "players": players, "bands": _bands()}
+    bands = postgame.bands_depth(review.depths)
+    return {"review": review, "players": players, "bands": _bands(bands)}
 
 
 def _mistake(mistake: postgame.Mistake, options: Options, page: str) -> dict[str, Any]:
@@ -71,11 +72,11 @@ def _mistake(mistake: postgame.Mistake, options: Options, page: str) -> dict[str
     }
 
 
-def _bands() -> list[dict[str, Any]]:
-    """The bands from the best down, each with its range of the average error."""
+def _bands(depth: int) -> list[dict[str, Any]]:
+    """The bands of ``depth`` from the best down, each with its range of the average error."""
     rows = []
     low = 0.0
-    for key, bound in postgame.BANDS:
+    for key, bound in postgame.BANDS[depth]:
         rows.append({"key": key, "label": BAND_LABELS[key], "low": low, "high": bound})
         low = bound
     rows[-1]["high"] = None

@@ -2,6 +2,7 @@
 sees it while the match is on, its numbers are the network's, it is cached, and the match page
 shows it once the match is over."""
 
+import dataclasses
 import json
 import random
 import re
@@ -368,7 +369,8 @@ def test_each_player_has_the_band_of_their_average_and_the_card_lists_the_bands(
     for player in data["players"]:
         assert player["band"] == postgame.band_of(player["average_error"])
         assert f'data-review-band="{player["band"]}"' in page
-    assert [key for key, _bound in postgame.BANDS] == re.findall(r'<tr data-band="(\w+)"', page)
+    assert data["lookahead"] == "0-ply"  # the tests review at 0-ply: its bands are listed
+    assert [key for key, _bound in postgame.BANDS[0]] == re.findall(r'<tr data-band="(\w+)"', page)
     assert "points a play" in page and "World class" in page and "under 0.027" in page
 
 
@@ -381,9 +383,30 @@ def test_the_bands_are_in_the_players_language(weights, finished, alice):
 
 
 def test_a_band_runs_up_to_its_bound():
-    bounds = [bound for _key, bound in postgame.BANDS]
-    assert bounds == sorted(bounds) and bounds[-1] == float("inf")
-    for (key, bound), (after, _next) in zip(postgame.BANDS, postgame.BANDS[1:], strict=False):
-        assert postgame.band_of(bound - 1e-9) == key
-        assert postgame.band_of(bound) == after
-    assert postgame.band_of(0.0) == "world_class"
+    for depth, bands in postgame.BANDS.items():
+        bounds = [bound for _key, bound in bands]
+        assert bounds == sorted(bounds) and bounds[-1] == float("inf")
+        for (key, bound), (after, _next) in zip(bands, bands[1:], strict=False):
+            assert postgame.band_of(bound - 1e-9, depth) == key
+            assert postgame.band_of(bound, depth) == after
+        assert postgame.band_of(0.0, depth) == "world_class"
+
+
+def test_a_review_is_read_on_1_plys_bands_only_when_all_of_it_is_1_ply():
+    assert postgame.bands_depth(frozenset({1})) == 1
+    assert postgame.bands_depth(frozenset({0})) == 0
+    assert postgame.bands_depth(frozenset({0, 1})) == 0  # the less flattering
+
+
+def test_a_review_all_at_1_ply_lists_and_reads_1_plys_bands(weights, finished, alice, monkeypatch):
+    real = postgame.review_for(match=finished)
+    sides = [dataclasses.replace(side, bands=1) for side in real.players]
+    judged = dataclasses.replace(real, players=sides, depths=frozenset({1}))
+    monkeypatch.setattr(postgame, "review_for", lambda *, match: judged)
+    bands = tuple((key, bound * 2) for key, bound in postgame.BANDS[1])  # apart from 0-ply's
+    monkeypatch.setitem(postgame.BANDS, 1, bands)
+    page = page_of(finished, alice.user)
+    assert f"under {bands[0][1]:.3f}" in page
+    for side in sides:
+        assert side.band == postgame.band_of(side.average_error, 1)
+        assert f'data-review-band="{side.band}"' in page
