@@ -280,7 +280,7 @@ def board_cube(value: int, owner: str = "", *, offered: bool = False) -> dict[st
 
 ARROW_STYLES = ("made", "best")  # the play made and the better play, drawn apart
 ARROW_SHIFT = {"made": -5, "best": 5}  # a step both plays share gives two arrows side by side
-ARROW_HEAD = 16  # the arrowhead's length; its half-width is half that
+ARROW_HEAD = 18  # the arrowhead's length; its half-width is half that
 ARROW_RING = {"made": RADIUS + 2, "best": RADIUS + 6}  # round the checker that moves
 ARROW_SPOT = {"made": RADIUS - 9, "best": RADIUS - 3}  # where it lands: the made one's inside
 
