@@ -274,3 +274,101 @@ def board_cube(value: int, owner: str = "", *, offered: bool = False) -> dict[st
         "owner": owner,
         "offered": offered,
     }
+
+
+# --- plays drawn as arrows (the review of a match: docs/decisions.md D168) ----------------------
+
+ARROW_STYLES = ("made", "best")  # the play made and the better play, drawn apart
+ARROW_SHIFT = {"made": -5, "best": 5}  # a step both plays share gives two arrows side by side
+ARROW_HEAD = 18  # the arrowhead's length; its half-width is half that
+ARROW_RING = {"made": RADIUS + 2, "best": RADIUS + 6}  # round the checker that moves
+ARROW_SPOT = {"made": RADIUS - 9, "best": RADIUS - 3}  # where it lands: the made one's inside
+
+
+def play_arrows(
+    steps: Sequence[tuple[dict[str, Any], dict[str, Any], int | str, int | str]],
+    colour: str,
+    style: str,
+) -> list[dict[str, Any]]:
+    """A play's steps as arrows: each step ``(board before, board after, from, to)`` (white
+    point numbers, ``"bar"`` or ``"off"``; the boards as ``board_pieces`` takes them) goes from
+    ``colour``'s top checker on its point before the step to where that checker stands after it
+    (the tray's half of ``colour`` for a bear-off), with a ring round the checker and a spot
+    where it lands. ``style`` (``ARROW_STYLES``) names the play; the arrows of the two plays are
+    shifted apart across their direction, so that a step both make shows twice.
+
+    Each arrow: ``{"kind": "arrow", "style", "step", "source", "target", "ring": {"x", "y",
+    "r"}, "spot": {"x", "y", "r"}, "line": {"x1", "y1", "x2", "y2"} or None, "head": the
+    arrowhead's polygon points or ""}``; a step too short to draw a line (never on this board)
+    keeps its ring and spot."""
+    if style not in ARROW_STYLES:
+        raise ValueError(f"an arrow is drawn as {' or '.join(ARROW_STYLES)}, not {style!r}")
+    arrows = []
+    for number, (before, after, source, target) in enumerate(steps, start=1):
+        start = checker_at(before, colour, source)
+        end = tray_at(colour) if target == "off" else checker_at(after, colour, target)
+        if start is None or end is None:
+            continue  # not a step of this board: nothing drawn rather than a wrong arrow
+        line, head = _arrow_line(start, end, ARROW_SHIFT[style])
+        arrows.append(
+            {
+                "kind": "arrow",
+                "style": style,
+                "step": number,
+                "source": source,
+                "target": target,
+                "ring": {"x": start[0], "y": start[1], "r": ARROW_RING[style]},
+                "spot": {"x": end[0], "y": end[1], "r": ARROW_SPOT[style]},
+                "line": line,
+                "head": head,
+            }
+        )
+    return arrows
+
+
+def checker_at(
+    position: dict[str, Any], colour: str, point: int | str
+) -> tuple[float, float] | None:
+    """Where ``colour``'s top checker on ``point`` (white's number, or ``"bar"``) is drawn by
+    ``board_pieces``; None when it has none there.
+
+    >>> board = {"points": [[]] * 23 + [[["w", 2]]], "bar": {}, "off": {}}
+    >>> checker_at(board, "w", 24), checker_at(board, "b", 24)
+    ((562, 79.0), None)
+    """
+    found = None
+    for piece in board_pieces(position):
+        if piece["kind"] == "checker" and piece["colour"] == colour and piece["point"] == point:
+            found = (piece["x"], piece["y"])
+    return found
+
+
+def tray_at(colour: str) -> tuple[float, float]:
+    """The middle of ``colour``'s half of the tray, where its borne-off checkers go."""
+    y = (MIDDLE + BOTTOM) / 2 if colour == "w" else (TOP + MIDDLE) / 2
+    return TRAY_LEFT + TRAY_WIDTH / 2, y
+
+
+def _arrow_line(
+    start: tuple[float, float], end: tuple[float, float], shift: float
+) -> tuple[dict[str, float] | None, str]:
+    """The line from the ring round ``start`` to the spot at ``end``, moved ``shift`` across
+    its direction, and its arrowhead's polygon; (None, "") for a step too short to show."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = (dx * dx + dy * dy) ** 0.5
+    skip = RADIUS + 4
+    if length < 2 * skip + ARROW_HEAD:
+        return None, ""
+    ux, uy = dx / length, dy / length
+    nx, ny = -uy * shift, ux * shift
+    x1, y1 = start[0] + ux * skip + nx, start[1] + uy * skip + ny
+    tip_x, tip_y = end[0] - ux * (skip - 8) + nx, end[1] - uy * (skip - 8) + ny
+    base_x, base_y = tip_x - ux * ARROW_HEAD, tip_y - uy * ARROW_HEAD
+    half = ARROW_HEAD / 2
+    corners = [
+        (tip_x, tip_y),
+        (base_x - uy * half, base_y + ux * half),
+        (base_x + uy * half, base_y - ux * half),
+    ]
+    line = {"x1": round(x1, 1), "y1": round(y1, 1), "x2": round(base_x, 1), "y2": round(base_y, 1)}
+    return line, " ".join(f"{round(x, 1)},{round(y, 1)}" for x, y in corners)

@@ -38,13 +38,36 @@ from games.chances import (
     has_evaluator,
     is_over,
 )
-from games.engine import Position, start_position
+from games.engine import Options, Play, Position, StepGraph, start_position, step_graph
 from games.models import Game, Match, Turn
 from games.state import match_options
 from players.models import Player
 
 NOT_OVER = "a match is reviewed once it is over"
 MISTAKES_SHOWN = 5
+# The rating band of a player's average error (docs/decisions.md D169, docs/analysis.md "After
+# the game"): each band's upper bound, in the review's cubeless points per decision with a
+# choice, as this evaluator judges at each depth; GNU Backgammon's bands of the same names,
+# carried over to this judge by bench/review_bands.py. A review of both depths is read on
+# 0-ply's, the less flattering.
+BANDS: dict[int, tuple[tuple[str, float], ...]] = {
+    0: (
+        ("world_class", 0.027),
+        ("expert", 0.030),
+        ("advanced", 0.035),
+        ("intermediate", 0.041),
+        ("casual", 0.050),
+        ("beginner", float("inf")),
+    ),
+    1: (
+        ("world_class", 0.018),
+        ("expert", 0.021),
+        ("advanced", 0.025),
+        ("intermediate", 0.031),
+        ("casual", 0.039),
+        ("beginner", float("inf")),
+    ),
+}
 REVIEW_WARM_GAMES = 25  # the most games the task at a match's end reviews (D138)
 
 
@@ -60,7 +83,7 @@ class Mistake:
     pending: bool  # a later stage of a Gjul Bara cascade
     made: str  # the play made, in the site's notation ("24/18 18/13"; "" a pass)
     best: str  # the best play by the evaluator (the play made when it is the best)
-    best_position: dict[str, Any]  # the position after the best play (Position.to_json())
+    position: dict[str, Any]  # the position before the play (Position.to_json())
     error: float  # cubeless points, >= 0
 
     def to_json(self) -> dict[str, Any]:
@@ -82,10 +105,17 @@ class PlayerReview:
     decisions: int  # decisions with more than one legal play
     total_error: float
     mistakes: list[Mistake]  # the biggest, largest first, errors above 0 only
+    bands: int = 0  # the depth whose BANDS the average is read on
 
     @property
     def average_error(self) -> float | None:
         return self.total_error / self.decisions if self.decisions else None
+
+    @property
+    def band(self) -> str | None:
+        """The rating band of the average error (``BANDS``); None without a decision."""
+        average = self.average_error
+        return None if average is None else band_of(average, self.bands)
 
     def to_json(self) -> dict[str, Any]:
         average = self.average_error
@@ -93,9 +123,26 @@ class PlayerReview:
             "player": self.player.pk,
             "decisions": self.decisions,
             "average_error": None if average is None else round(average, 4),
+            "band": self.band,
             "total_error": round(self.total_error, 4),
             "mistakes": [mistake.to_json() for mistake in self.mistakes],
         }
+
+
+def band_of(average: float, depth: int = 0) -> str:
+    """The band of an average error judged at ``depth``: the first of its ``BANDS`` whose
+    bound is above it.
+
+    >>> band_of(0.0), band_of(0.027), band_of(0.049), band_of(1.0)
+    ('world_class', 'expert', 'casual', 'beginner')
+    """
+    return next(name for name, bound in BANDS[depth] if average < bound)
+
+
+def bands_depth(depths: frozenset[int]) -> int:
+    """The depth whose bands a review judged at ``depths`` is read on: 1-ply's only when every
+    game was judged at 1-ply."""
+    return 1 if depths == frozenset({1}) else 0
 
 
 def lookahead(depths: set[int]) -> str:
@@ -146,9 +193,10 @@ def review_for(*, match: Match) -> MatchReview:
             white = mistake.colour == "w"
             player = game.white_id if white else game.black_id
             mistakes[player].append(mistake)
-    depths = frozenset(depth for depth, _ in found.values())
+    depths = frozenset(depth for depth, _ in found.values()) or frozenset({0})
+    bands = bands_depth(depths)
     return MatchReview(
-        match, [_player_review(p, mistakes[p.pk]) for p in (one, two)], depths or frozenset({0})
+        match, [_player_review(p, mistakes[p.pk], bands) for p in (one, two)], depths
     )
 
 
@@ -217,11 +265,10 @@ def _rows(
     return found, missing
 
 
-def _player_review(player: Player, decisions: list[Mistake]) -> PlayerReview:
+def _player_review(player: Player, decisions: list[Mistake], bands: int) -> PlayerReview:
     biggest = sorted((m for m in decisions if m.error > 0), key=lambda m: -m.error)
-    return PlayerReview(
-        player, len(decisions), sum(m.error for m in decisions), biggest[:MISTAKES_SHOWN]
-    )
+    total = sum(m.error for m in decisions)
+    return PlayerReview(player, len(decisions), total, biggest[:MISTAKES_SHOWN], bands)
 
 
 def _key(game: Any, depth: int) -> str:
@@ -229,7 +276,7 @@ def _key(game: Any, depth: int) -> str:
     if loaded is None:
         raise NoEvaluatorError(game.variant)
     return (
-        f"review:v4:{game_identity(game)}:{game.last_turn or 0}:{game.variant}:{loaded[1]}:{depth}"
+        f"review:v5:{game_identity(game)}:{game.last_turn or 0}:{game.variant}:{loaded[1]}:{depth}"
     )
 
 
@@ -267,7 +314,7 @@ def _review_game(match: Match, game: Game, turns: list[Turn], depth: int) -> lis
                 kind == "pending",
                 str(item.made.play),
                 str(item.best.play),
-                item.best.position.to_json(),
+                played[item.index].position.to_json(),
                 item.error,
             )
         )
@@ -278,5 +325,50 @@ def _start(game: Game) -> Position:
     return start_position(game.variant, "w")  # as games.replay starts every game
 
 
-def best_position(mistake: Mistake) -> Position:
-    return Position.from_json(mistake.best_position)
+# --- the plays on the board (docs/decisions.md D168) -------------------------------------------
+
+Step = tuple[dict[str, Any], dict[str, Any], int | str, int | str]  # board before, after, from, to
+
+
+def mistake_steps(mistake: Mistake, options: Options) -> tuple[list[Step], list[Step]]:
+    """The steps of the play made and of the better play, each as the board before and after
+    it (board_svg's position JSON) and its white-numbered points (``"bar"``, ``"off"``), as the
+    engine's step graph of the decision makes them (games/engine/step_graph.py: a hit checker
+    on the bar, a Tapa pin), so that games.board_svg draws them with no rule of its own."""
+    position = Position.from_json(mistake.position)
+    dice = None if mistake.pending else mistake.dice
+    graph = step_graph(mistake.variant, position, dice, options)
+    return _steps(graph, mistake.made), _steps(graph, mistake.best)
+
+
+def _steps(graph: StepGraph, play: str) -> list[Step]:
+    """The graph's path making ``play``'s moves in their order (a bear-off's move can be made
+    with more than one die: the path that completes the play), as Steps; [] for none."""
+    moves = [str(move) for move in Play.parse(play).moves]
+
+    def walk(state: int, done: int) -> list[tuple[int, int, int | str, int | str]] | None:
+        if done == len(moves):
+            return [] if graph.states[state].play is not None else None
+        for step in graph.states[state].steps:
+            if step.move == moves[done]:
+                rest = walk(step.state, done + 1)
+                if rest is not None:
+                    return [(state, step.state, step.source, step.target), *rest]
+        return None
+
+    path = walk(0, 0) if moves else None
+    boards: dict[int, dict[str, Any]] = {}
+    for before, after, _source, _target in path or []:
+        for number in (before, after):
+            boards[number] = boards.get(number) or _board(graph, number)
+    return [(boards[b], boards[a], source, target) for b, a, source, target in path or []]
+
+
+def _board(graph: StepGraph, number: int) -> dict[str, Any]:
+    state = graph.states[number]
+    return {
+        "points": [[list(pair) for pair in stack] for stack in state.points],
+        "bar": {"w": state.bar[0], "b": state.bar[1]},
+        "off": {"w": state.off[0], "b": state.off[1]},
+        "turn": graph.turn,
+    }

@@ -88,6 +88,28 @@
       replay.caption.textContent = replay.frames[index].caption;
       showPips(replay.frames[index].pips);
     }
+    root.querySelectorAll("[data-replay-ply]").forEach(function (button) {
+      var shown = !live && parseInt(button.dataset.replayPly, 10) === index;
+      if (shown) button.setAttribute("aria-current", "step");
+      else button.removeAttribute("aria-current");
+    });
+  }
+
+  // A link to a turn of the game (the Review card's mistakes: ?game=N#ply-P, docs/decisions.md
+  // D168): the replay shows the position after that turn, with its dice and its caption, and
+  // the board comes into view. Also when the link is followed on the page it points to.
+  function showLinkedPly() {
+    var found = /^#ply-(\d+)$/.exec(window.location.hash);
+    if (!found || !replay) return;
+    var ply = parseInt(found[1], 10);
+    for (var index = 0; index < replay.frames.length; index++) {
+      if (replay.frames[index].ply === ply) {
+        showFrame(index);
+        var card = root.querySelector(".board-card");
+        if (card) card.scrollIntoView({ block: "start" });
+        return;
+      }
+    }
   }
 
   function showPips(pips) {
@@ -466,6 +488,8 @@
   });
 
   setupReplay();
+  showLinkedPly();
+  window.addEventListener("hashchange", showLinkedPly);
   watchClock();
   showReviewLink();
   document.addEventListener("tabla:updated", watchClock);

@@ -2,7 +2,10 @@
 sees it while the match is on, its numbers are the network's, it is cached, and the match page
 shows it once the match is over."""
 
+import dataclasses
+import json
 import random
+import re
 
 import pytest
 from django.db import connection
@@ -328,3 +331,82 @@ def test_the_task_reviews_at_1_ply_and_a_reader_sees_the_deepest_review(
     page.force_login(spectator)
     html = page.get(reverse("web:match", kwargs={"pk": finished.pk})).content.decode()
     assert f'data-review-lookahead="{data["lookahead"]}"' in html
+
+
+# --- the card's links and bands (docs/decisions.md D168, D169) --------------------------------
+
+
+def page_of(match, user, query="") -> str:
+    client = Client()
+    client.force_login(user)
+    return client.get(reverse("web:match", kwargs={"pk": match.pk}) + query).content.decode()
+
+
+def test_each_mistake_links_to_its_turn_in_the_replay(weights, finished, alice, client_for):
+    data = client_for(alice.user).get(review_url(finished)).json()
+    page = page_of(finished, alice.user)
+    path = reverse("web:match", kwargs={"pk": finished.pk})
+    mistakes = [m for player in data["players"] for m in player["mistakes"]]
+    for mistake in mistakes:
+        assert f'href="{path}?game={mistake["game"]}#ply-{mistake["turn"]}"' in page
+    assert page.count("data-review-replay") == len(mistakes)
+    # the linked page shows that game, and its replay has the turn's frame: the play made
+    for mistake in mistakes[:2]:
+        linked = page_of(finished, alice.user, f"?game={mistake['game']}")
+        found = re.search(
+            r'<script id="replay-data" type="application/json">(.*?)</script>', linked
+        )
+        frame = next(f for f in json.loads(found.group(1)) if f["ply"] == mistake["turn"])
+        shown = frame["caption"].rsplit(": ", 1)[1]
+        assert sorted(shown.replace("*", "").split()) == sorted(mistake["made"].split())
+
+
+def test_each_player_has_the_band_of_their_average_and_the_card_lists_the_bands(
+    weights, finished, alice, client_for
+):
+    data = client_for(alice.user).get(review_url(finished)).json()
+    page = page_of(finished, alice.user)
+    for player in data["players"]:
+        assert player["band"] == postgame.band_of(player["average_error"])
+        assert f'data-review-band="{player["band"]}"' in page
+    assert data["lookahead"] == "0-ply"  # the tests review at 0-ply: its bands are listed
+    assert [key for key, _bound in postgame.BANDS[0]] == re.findall(r'<tr data-band="(\w+)"', page)
+    assert "points a play" in page and "World class" in page and "under 0.027" in page
+
+
+def test_the_bands_are_in_the_players_language(weights, finished, alice):
+    client = Client()
+    client.force_login(alice.user)
+    client.cookies["django_language"] = "mk"
+    page = client.get(reverse("web:match", kwargs={"pk": finished.pk})).content.decode()
+    assert "Светска класа" in page and "World class" not in page
+
+
+def test_a_band_runs_up_to_its_bound():
+    for depth, bands in postgame.BANDS.items():
+        bounds = [bound for _key, bound in bands]
+        assert bounds == sorted(bounds) and bounds[-1] == float("inf")
+        for (key, bound), (after, _next) in zip(bands, bands[1:], strict=False):
+            assert postgame.band_of(bound - 1e-9, depth) == key
+            assert postgame.band_of(bound, depth) == after
+        assert postgame.band_of(0.0, depth) == "world_class"
+
+
+def test_a_review_is_read_on_1_plys_bands_only_when_all_of_it_is_1_ply():
+    assert postgame.bands_depth(frozenset({1})) == 1
+    assert postgame.bands_depth(frozenset({0})) == 0
+    assert postgame.bands_depth(frozenset({0, 1})) == 0  # the less flattering
+
+
+def test_a_review_all_at_1_ply_lists_and_reads_1_plys_bands(weights, finished, alice, monkeypatch):
+    real = postgame.review_for(match=finished)
+    sides = [dataclasses.replace(side, bands=1) for side in real.players]
+    judged = dataclasses.replace(real, players=sides, depths=frozenset({1}))
+    monkeypatch.setattr(postgame, "review_for", lambda *, match: judged)
+    bands = tuple((key, bound * 2) for key, bound in postgame.BANDS[1])  # apart from 0-ply's
+    monkeypatch.setitem(postgame.BANDS, 1, bands)
+    page = page_of(finished, alice.user)
+    assert f"under {bands[0][1]:.3f}" in page
+    for side in sides:
+        assert side.band == postgame.band_of(side.average_error, 1)
+        assert f'data-review-band="{side.band}"' in page
