@@ -1,5 +1,6 @@
 """Fixtures shared by every test package."""
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -52,6 +53,21 @@ def _clear_cache() -> None:
         return
     if settings.configured:
         cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts in the site's default language: a request with another language's
+    cookie leaves it active in the thread (LocaleMiddleware does not put it back), and a later
+    test's English message would then be read in Macedonian."""
+    yield
+    try:
+        from django.conf import settings
+        from django.utils import translation
+    except ImportError:  # the engine tests without Django
+        return
+    if settings.configured:
+        translation.activate(settings.LANGUAGE_CODE)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
