@@ -2,9 +2,10 @@
 
 from typing import Any
 
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from playwright.sync_api import Frame, Page
+from playwright.sync_api import Frame, Page, expect
 
 from games import selectors, services
 
@@ -28,6 +29,31 @@ def log_in(page: Any, base_url: str, username: str, next_path: str) -> None:
     page.fill("input[name=password]", "password")
     page.click("form.stack button[type=submit]")
     page.wait_for_url(f"{base_url}{next_path}")
+
+
+def in_macedonian(page: Any, base: str) -> None:
+    """The page's later loads in Macedonian (the language cookie, as the switcher sets it)."""
+    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "mk", "url": base}])
+
+
+def cancel_by_keyboard(page: Any, opener: Any, dialog: Any, screenshot: Any = None) -> None:
+    """Open a confirming ``dialog`` from ``opener`` by the keyboard (a ``screenshot`` path of it
+    open, if given): its Cancel (the form's submit) is focused first, so Esc closes it and so
+    does Enter straight away."""
+    opener.focus()
+    page.keyboard.press("Enter")
+    expect(dialog).to_be_visible()
+    cancel = dialog.locator("button[type=submit]")
+    expect(cancel).to_be_focused()  # Enter straight away does not resign
+    if screenshot is not None:
+        page.screenshot(path=str(screenshot))
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    opener.focus()
+    page.keyboard.press("Enter")
+    expect(cancel).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(dialog).to_be_hidden()
 
 
 def match_url(match: Any, **query: Any) -> str:

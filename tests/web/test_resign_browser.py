@@ -9,13 +9,12 @@ the keyboard alone, in English and in Macedonian."""
 import re
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
 from games import selectors, services
 from games.models import Game, Match
 from tests.web.asgi_server import asgi_url
-from tests.web.helpers import log_in
+from tests.web.helpers import cancel_by_keyboard, in_macedonian, log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,10 +25,6 @@ def practice_match(alice) -> Match:
     return services.practice_start(
         user=alice.user, strength="beginner", target_score=1, options={"cycle": ["tabla"]}
     )
-
-
-def in_macedonian(page, base: str) -> None:
-    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "mk", "url": base}])
 
 
 def your_turn_row(page, match: Match):
@@ -93,19 +88,7 @@ def test_resign_on_a_desktop_with_the_keyboard(weights, new_page, alice, artifac
     log_in(page, base, "alice", f"/matches/{match.pk}/")
     opener = page.locator('[data-action="resign-open"]')
     dialog = page.locator("[data-resign-dialog]")
-    opener.focus()
-    page.keyboard.press("Enter")
-    expect(dialog).to_be_visible()
-    cancel = dialog.locator("button[type=submit]")
-    expect(cancel).to_be_focused()  # Enter straight away does not resign
-    page.screenshot(path=str(artifacts / f"resign-dialog-desktop-{language}.png"))
-    page.keyboard.press("Escape")
-    expect(dialog).to_be_hidden()
-    opener.focus()
-    page.keyboard.press("Enter")
-    expect(cancel).to_be_focused()
-    page.keyboard.press("Enter")
-    expect(dialog).to_be_hidden()
+    cancel_by_keyboard(page, opener, dialog, artifacts / f"resign-dialog-desktop-{language}.png")
     assert selectors.current_game(match).status == Game.Status.IN_PROGRESS
 
     opener.focus()

@@ -10,21 +10,16 @@ resigns a game first."""
 import re
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
 from games import selectors, services
 from games.models import Game, Match
 from tests.web.asgi_server import asgi_url
-from tests.web.helpers import log_in
+from tests.web.helpers import cancel_by_keyboard, in_macedonian, log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PHONE = {"width": 390, "height": 844, "has_touch": True, "is_mobile": True}
-
-
-def in_macedonian(page, base: str) -> None:
-    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "mk", "url": base}])
 
 
 def test_resign_the_match_on_a_phone_in_macedonian(new_page, online_match, alice, bob, artifacts):
@@ -82,24 +77,12 @@ def test_resign_a_game_then_the_match_on_a_desktop_with_the_keyboard(
 
     opener = page.locator("[data-resign-match-open]")
     dialog = page.locator("[data-resign-match-dialog]")
-    opener.focus()
-    page.keyboard.press("Enter")
-    expect(dialog).to_be_visible()
-    cancel = dialog.locator("button[type=submit]")
-    expect(cancel).to_be_focused()  # Enter straight away does not resign
-    expect(dialog).to_contain_text("Bob wins the match")
-    page.screenshot(path=str(artifacts / "resign-match-dialog-desktop-en.png"))
-    page.keyboard.press("Escape")
-    expect(dialog).to_be_hidden()
-    opener.focus()
-    page.keyboard.press("Enter")
-    expect(cancel).to_be_focused()
-    page.keyboard.press("Enter")
-    expect(dialog).to_be_hidden()
+    cancel_by_keyboard(page, opener, dialog, artifacts / "resign-match-dialog-desktop-en.png")
     assert selectors.current_game(online_match).number == 2
 
     opener.focus()
     page.keyboard.press("Enter")
+    expect(dialog).to_contain_text("Bob wins the match")
     page.keyboard.press("Tab")
     expect(dialog.locator('[data-action="resign"]')).to_be_focused()
     page.keyboard.press("Enter")
