@@ -56,6 +56,20 @@ def cancel_by_keyboard(page: Any, opener: Any, dialog: Any, screenshot: Any = No
     expect(dialog).to_be_hidden()
 
 
+def refusal_said_in_dialog(page: Any, dialog: Any) -> None:
+    """Resign in the open ``dialog`` after the game or match ended meanwhile: the refusal (409)
+    is said in the dialog, the page is not redrawn under it, and closing it shows the match
+    over, with no Resign left."""
+    dialog.locator('[data-action="resign"]').tap()
+    error = dialog.locator("[data-resign-error]")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("over")
+    expect(dialog).to_be_visible()  # the page was not redrawn under the open dialog
+    dialog.locator("button[type=submit]").tap()
+    expect(page.locator("[data-match-status]")).to_have_attribute("data-match-status", "finished")
+    expect(page.locator("[data-resign]")).to_have_count(0)
+
+
 def match_url(match: Any, **query: Any) -> str:
     url = reverse("web:match", kwargs={"pk": match.pk})
     return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
