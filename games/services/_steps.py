@@ -195,6 +195,15 @@ def match_end_early(match: Match, *, winner: Player, status: str, ended_by: str)
     return match
 
 
+def match_won_at_length(match: Match, *, winner: Player) -> None:
+    """``winner``'s score becomes the match length, if below it; the other's stays (a match
+    resigned, docs/decisions.md D166). The caller saves ``match``."""
+    if winner.pk == match.player_one_id:
+        match.score_one = max(match.score_one, match.target_score)
+    else:
+        match.score_two = max(match.score_two, match.target_score)
+
+
 def match_finished_announce(match: Match) -> None:
     """Tell the apps above that ``match`` is over (the match_finished signal: tournaments records
     the result), then rate it once the transaction commits (games.services.ratings): that

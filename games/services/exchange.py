@@ -17,7 +17,12 @@ from games.engine import GameResult, Options, next_game, start_position
 from games.models import Game, Match
 from games.records import record_replay
 from games.selectors import User
-from games.services._steps import game_finish, match_finished_announce, turns_create
+from games.services._steps import (
+    game_finish,
+    match_finished_announce,
+    match_won_at_length,
+    turns_create,
+)
 from players.models import Player
 from players.selectors import account
 
@@ -154,10 +159,7 @@ def _resigned(match: Match, winner: int) -> None:
     """The match was resigned (docs/decisions.md D166): its last game, the resigned single, may
     have ended it already; otherwise the winner's score becomes the match length."""
     if match.status != Match.Status.FINISHED:
-        if winner == 0:
-            match.score_one = max(match.score_one, match.target_score)
-        else:
-            match.score_two = max(match.score_two, match.target_score)
+        match_won_at_length(match, winner=match.players[winner])
         match.status, match.winner = Match.Status.FINISHED, match.players[winner]
         match.ended_by = Match.EndedBy.RESIGNATION
         match.save()

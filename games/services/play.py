@@ -55,6 +55,7 @@ from games.services._steps import (
     is_overdue,
     match_end_early,
     match_locked,
+    match_won_at_length,
     play_write,
     roll_if_auto,
     turn_append,
@@ -269,10 +270,7 @@ def _resignable_game(match: Match) -> Game:
 
 def _match_resign_end(match: Match, *, winner: Player) -> None:
     """The resigner's opponent wins ``match`` at the match length; the resigner's score stays."""
-    if winner.pk == match.player_one_id:
-        match.score_one = max(match.score_one, match.target_score)
-    else:
-        match.score_two = max(match.score_two, match.target_score)
+    match_won_at_length(match, winner=winner)
     match_end_early(
         match, winner=winner, status=Match.Status.FINISHED, ended_by=Match.EndedBy.RESIGNATION
     )
