@@ -16,11 +16,18 @@ The players: ``gnubg`` (GNU Backgammon's cubeless 0-ply choice; the dev extra's 
 only benchmarks and tests import it), the same with the noise gnubg's own playing levels add
 (``gnubg-advanced`` 0.015, ``gnubg-intermediate`` 0.04, ``gnubg-beginner`` 0.06), ``network``
 (the committed network's 0-ply choice), ``pubeval`` and ``heuristic``
-(games/analysis/opponents.py) and ``random``. How far the network judges GNU Backgammon's own
-plays from its best is the floor a very strong player's average stands on.
+(games/analysis/opponents.py), ``random``, and the practice computers of the site
+(games.analysis.computer, docs/decisions.md D170): ``computer-strong`` (the network's best play one
+roll ahead), ``computer-club`` and ``computer-beginner`` (a play drawn by softmax of the 0-ply
+equities at their temperatures, games.analysis.player.TEMPERATURES). How far the network
+judges GNU Backgammon's own plays from its best is the floor a very strong player's average
+stands on.
 
     .venv/bin/python bench/review_bands.py [--weights weights/] [--games 40] [--seed 7]
         [--players gnubg,gnubg-advanced,gnubg-intermediate,gnubg-beginner,network,pubeval,...]
+
+Each player's row ends with its band by our judge (games.analysis.review.BANDS, the page's) and
+by GNU Backgammon's own thresholds on its average (``GNUBG_BANDS``).
 """
 
 from __future__ import annotations
@@ -37,10 +44,11 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from games.analysis.bearoff import RaceTables  # noqa: E402
+from games.analysis.computer import computer_play  # noqa: E402
 from games.analysis.net import Network  # noqa: E402
 from games.analysis.opponents import choose  # noqa: E402
-from games.analysis.player import evaluate_plays  # noqa: E402
-from games.analysis.review import Played, review_plays  # noqa: E402
+from games.analysis.player import TEMPERATURES, evaluate_plays  # noqa: E402
+from games.analysis.review import Played, band_of, review_plays  # noqa: E402
 from games.engine import (  # noqa: E402
     BLACK,
     DEFAULT_OPTIONS,
@@ -55,7 +63,22 @@ from games.engine.variants import find_variant  # noqa: E402
 MAX_PLIES = 2000
 BOOTSTRAP = 1000
 NOISE = {"gnubg": 0.0, "gnubg-advanced": 0.015, "gnubg-intermediate": 0.04, "gnubg-beginner": 0.06}
-PLAYERS = (*NOISE, "network", "pubeval", "heuristic", "random")
+COMPUTERS = {f"computer-{strength}": strength for strength in TEMPERATURES}
+PLAYERS = (*NOISE, "network", "pubeval", "heuristic", "random", *COMPUTERS)
+# GNU Backgammon's bands: the upper bound of each, its error per unforced move in normalized
+# points ("Supernatural" folded into World class, "Awful!" into Beginner; D169).
+GNUBG_BANDS = (
+    ("world_class", 0.005),
+    ("expert", 0.008),
+    ("advanced", 0.012),
+    ("intermediate", 0.018),
+    ("casual", 0.026),
+    ("beginner", float("inf")),
+)
+
+
+def gnubg_band(average: float) -> str:
+    return next(name for name, bound in GNUBG_BANDS if average < bound)
 
 
 class Gnubg:
@@ -105,6 +128,17 @@ def game_of(
             index = int(np.argmax(gnubg.values(position.turn, outcomes, NOISE[player])))
         elif player == "network":
             index = evaluate_plays(network, "tabla", position, outcomes, DEFAULT_OPTIONS).best()
+        elif player in COMPUTERS:
+            index = computer_play(
+                network,
+                "tabla",
+                position,
+                outcomes,
+                DEFAULT_OPTIONS,
+                strength=COMPUTERS[player],
+                depth=1,
+                rng=np.random.default_rng(rng.getrandbits(64)),
+            )
         else:
             index = choose(
                 player, "tabla", position.turn, to_node(variant, position), outcomes, rng
@@ -140,7 +174,10 @@ def main() -> None:
     gnubg = Gnubg()
     print(f"races: {'the exact bear-off tables' if network.races else 'the network'}")
     print(f"the network judges at {args.depth}-ply")
-    print("player              decisions  network's average (95 %)   games p10/p50/p90     gnubg's")
+    print(
+        "player              decisions  network's average (95 %)   games p10/p50/p90     gnubg's"
+        "   band (ours / gnubg's)"
+    )
     for player in players:
         per_game, reference = [], []
         for number in range(args.games):
@@ -161,7 +198,8 @@ def main() -> None:
         games = np.percentile(totals[:, 0] / np.maximum(totals[:, 1], 1), [10, 50, 90])
         print(
             f"{player:<19} {int(totals[:, 1].sum()):>9}  {average:.4f} ({low:.4f}-{high:.4f})"
-            f"   {games[0]:.4f}/{games[1]:.4f}/{games[2]:.4f}   {np.mean(reference):.4f}",
+            f"   {games[0]:.4f}/{games[1]:.4f}/{games[2]:.4f}   {np.mean(reference):.4f}"
+            f"   {band_of(average, args.depth)} / {gnubg_band(float(np.mean(reference)))}",
             flush=True,
         )
 

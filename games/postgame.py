@@ -30,7 +30,8 @@ from django.db.models import Max
 
 from common.errors import NotAllowedError
 from games import replay
-from games.analysis.review import DEPTHS, Played, review_plays
+from games.analysis.review import BANDS as BANDS  # the bands the page and the API read
+from games.analysis.review import DEPTHS, Played, band_of, review_plays
 from games.chances import (
     NoEvaluatorError,
     evaluator_and_version,
@@ -45,29 +46,6 @@ from players.models import Player
 
 NOT_OVER = "a match is reviewed once it is over"
 MISTAKES_SHOWN = 5
-# The rating band of a player's average error (docs/decisions.md D169, docs/analysis.md "After
-# the game"): each band's upper bound, in the review's cubeless points per decision with a
-# choice, as this evaluator judges at each depth; GNU Backgammon's bands of the same names,
-# carried over to this judge by bench/review_bands.py. A review of both depths is read on
-# 0-ply's, the less flattering.
-BANDS: dict[int, tuple[tuple[str, float], ...]] = {
-    0: (
-        ("world_class", 0.027),
-        ("expert", 0.030),
-        ("advanced", 0.035),
-        ("intermediate", 0.041),
-        ("casual", 0.050),
-        ("beginner", float("inf")),
-    ),
-    1: (
-        ("world_class", 0.018),
-        ("expert", 0.021),
-        ("advanced", 0.025),
-        ("intermediate", 0.031),
-        ("casual", 0.039),
-        ("beginner", float("inf")),
-    ),
-}
 REVIEW_WARM_GAMES = 25  # the most games the task at a match's end reviews (D138)
 
 
@@ -127,16 +105,6 @@ class PlayerReview:
             "total_error": round(self.total_error, 4),
             "mistakes": [mistake.to_json() for mistake in self.mistakes],
         }
-
-
-def band_of(average: float, depth: int = 0) -> str:
-    """The band of an average error judged at ``depth``: the first of its ``BANDS`` whose
-    bound is above it.
-
-    >>> band_of(0.0), band_of(0.027), band_of(0.049), band_of(1.0)
-    ('world_class', 'expert', 'casual', 'beginner')
-    """
-    return next(name for name, bound in BANDS[depth] if average < bound)
 
 
 def bands_depth(depths: frozenset[int]) -> int:

@@ -33,8 +33,9 @@ from django.utils.translation import gettext
 
 from common.errors import ConflictError, NotAllowedError
 from games import chances, selectors
+from games.analysis.computer import computer_play
 from games.analysis.net import equity
-from games.analysis.player import evaluate_plays
+from games.analysis.player import TEMPERATURES, evaluate_plays
 from games.analysis.ply import search_plays
 from games.engine.generate import Outcome
 from games.errors import GameNotFoundError
@@ -44,7 +45,7 @@ from games.state import game_position, match_options
 from players.models import COMPUTER_STRENGTHS, Player
 
 # The strengths and their softmax temperatures (points of cubeless equity; 0: the best play).
-STRENGTHS: dict[str, float] = {"beginner": 0.25, "club": 0.05, "strong": 0.0}
+STRENGTHS: dict[str, float] = TEMPERATURES
 STRENGTH_LABELS = COMPUTER_STRENGTHS  # the words for them, with the computer's name (players)
 VARIANTS = ("tabla", "gul_bara", "tapa")
 
@@ -83,19 +84,17 @@ def choose(game: Game, outcomes: Sequence[Outcome], strength: str) -> int:
     network = chances.evaluator(game.variant)
     if network is None:
         raise ConflictError(gettext("no evaluator is installed for %s") % game.variant)
-    position, options = game_position(game), match_options(game.match)
-    temperature = STRENGTHS.get(strength, 0.0)
-    if temperature <= 0 and settings.PRACTICE_STRONG_DEPTH == 1:
-        return search_plays(network, game.variant, position, outcomes, options).best()
-    evaluated = evaluate_plays(network, game.variant, position, outcomes, options)
-    if temperature <= 0:
-        return evaluated.best()
-    values = equity(evaluated.chances) / temperature
-    weights = np.exp(values - values.max())
-    weights /= weights.sum()
     digest = hashlib.sha256(f"{game.seed}:{game.ply}".encode()).digest()
-    rng = np.random.default_rng(int.from_bytes(digest[:8], "big"))
-    return int(rng.choice(len(outcomes), p=weights))
+    return computer_play(
+        network,
+        game.variant,
+        game_position(game),
+        outcomes,
+        match_options(game.match),
+        strength=strength,
+        depth=settings.PRACTICE_STRONG_DEPTH,
+        rng=np.random.default_rng(int.from_bytes(digest[:8], "big")),
+    )
 
 
 @dataclass(frozen=True, slots=True)

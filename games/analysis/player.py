@@ -121,3 +121,18 @@ def position_chances(
             if exact is not None:
                 values[row] = exact
     return values
+
+
+# The practice computer's strengths (games/practice.py, docs/decisions.md D131, D170): the
+# temperature of its softmax draw, in points of cubeless equity; 0 plays the best play.
+TEMPERATURES: dict[str, float] = {"beginner": 0.25, "club": 0.05, "strong": 0.0}
+
+
+def drawn_play(chances: Array, temperature: float, rng: np.random.Generator) -> int:
+    """The index of a play drawn with probability softmax(equity / ``temperature``) over the
+    plays' ``chances`` (n, 3) for the mover: the weaker practice computers' choice. A play
+    ``temperature`` points of equity worse than another is drawn e (2.7) times less often."""
+    values = equity(chances) / temperature
+    weights = np.exp(values - values.max())
+    weights /= weights.sum()
+    return int(rng.choice(len(chances), p=weights))

@@ -28,6 +28,40 @@ from .ply import search_plays
 
 DEPTHS = (0, 1)
 
+# The rating band of a player's average error (docs/decisions.md D169, docs/analysis.md "After
+# the game"): each band's upper bound, in the review's cubeless points per decision with a
+# choice, as this evaluator judges at each depth; GNU Backgammon's bands of the same names,
+# carried over to this judge by bench/review_bands.py. A review of both depths is read on
+# 0-ply's, the less flattering (games/postgame.py).
+BANDS: dict[int, tuple[tuple[str, float], ...]] = {
+    0: (
+        ("world_class", 0.027),
+        ("expert", 0.030),
+        ("advanced", 0.035),
+        ("intermediate", 0.041),
+        ("casual", 0.050),
+        ("beginner", float("inf")),
+    ),
+    1: (
+        ("world_class", 0.018),
+        ("expert", 0.021),
+        ("advanced", 0.025),
+        ("intermediate", 0.031),
+        ("casual", 0.039),
+        ("beginner", float("inf")),
+    ),
+}
+
+
+def band_of(average: float, depth: int = 0) -> str:
+    """The band of an average error judged at ``depth``: the first of its ``BANDS`` whose
+    bound is above it.
+
+    >>> band_of(0.0), band_of(0.027), band_of(0.049), band_of(1.0)
+    ('world_class', 'expert', 'casual', 'beginner')
+    """
+    return next(name for name, bound in BANDS[depth] if average < bound)
+
 
 @dataclass(frozen=True, slots=True)
 class Played:
