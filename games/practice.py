@@ -2,15 +2,16 @@
 
 A practice match is an unrated online match without a clock between a person and a computer
 player (``Player.computer``: its strength). The computer is the variant's evaluator
-(games/chances.py, the network of ``settings.ANALYSIS_WEIGHTS_DIR``) playing 0-ply
-(games/analysis/player.py): every legal play's resulting position evaluated, then
+(games/chances.py, the network of ``settings.ANALYSIS_WEIGHTS_DIR``) choosing as
+games.analysis.computer does:
 
 - ``strong``: the best play by cubeless equity, looking one roll ahead
   (games.analysis.ply; ``settings.PRACTICE_STRONG_DEPTH``, 1 by default, 0 for the 0-ply best;
   D151);
-- ``club`` and ``beginner``: a play drawn with probability softmax(equity / temperature), the
-  temperature the strength's (0.05 and 0.25 points of equity), from a generator seeded by the
-  game's dice seed and the ply, so the same game replays to the same choices.
+- ``club`` and ``beginner``: a play drawn with probability softmax(0-ply equity / temperature),
+  the temperature the strength's (0.03 and 0.05 points of equity, so that their mistakes are
+  those of GNU Backgammon's "Intermediate" and "Beginner" levels: D170), from a generator seeded
+  by the game's dice seed and the ply, so the same game replays to the same choices.
 
 Cube (D132): the computer never doubles and always takes. A hint (the best play for the human's
 dice on the table) is given in a practice match only, to its human player, on their turn; in any

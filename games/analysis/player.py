@@ -125,7 +125,7 @@ def position_chances(
 
 # The practice computer's strengths (games/practice.py, docs/decisions.md D131, D170): the
 # temperature of its softmax draw, in points of cubeless equity; 0 plays the best play.
-TEMPERATURES: dict[str, float] = {"beginner": 0.25, "club": 0.05, "strong": 0.0}
+TEMPERATURES: dict[str, float] = {"beginner": 0.05, "club": 0.03, "strong": 0.0}
 
 
 def drawn_play(chances: Array, temperature: float, rng: np.random.Generator) -> int:

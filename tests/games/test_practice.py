@@ -187,6 +187,14 @@ def test_lobby_offers_practice_and_the_match_page_has_the_hint(weights, alice, e
     assert hint.status_code in (200, 409)  # 409: a roll is due first
 
 
+def test_the_form_says_what_each_strength_plays_like(weights, alice, client):
+    client.force_login(alice.user)
+    page = client.get("/lobby/").content.decode()
+    assert 'aria-describedby="practice-strengths"' in page
+    assert 'id="practice-strengths"' in page
+    assert "casual club player" in page and "looking one roll ahead" in page
+
+
 def test_no_practice_form_without_an_evaluator(tmp_path, settings, alice, client):
     settings.ANALYSIS_WEIGHTS_DIR = tmp_path / "none"
     client.force_login(alice.user)

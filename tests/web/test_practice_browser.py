@@ -66,6 +66,10 @@ def test_practice_from_the_home_page_with_the_hint_on_the_board(
     form = page.locator("#practice form")
     expect(form).to_be_visible()
     expect(form.locator("select[name=strength] option")).to_have_count(3)
+    expect(form.locator("select[name=strength]")).to_have_accessible_description(
+        re.compile(r"casual club player.*looking one roll ahead")
+    )  # what each strength plays like, read with the select and shown under it (D170)
+    expect(form.locator("#practice-strengths")).to_be_visible()
     page.screenshot(path=str(artifacts / "practice-home-phone.png"), full_page=True)
     form.locator("select[name=strength]").select_option("strong")
     form.get_by_role("button", name="Play the computer").click()
