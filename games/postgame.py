@@ -91,9 +91,14 @@ class PlayerReview:
 
     @property
     def band(self) -> str | None:
-        """The rating band of the average error (``BANDS``); None without a decision."""
+        """The rating band of the average error (``BANDS``); None without a decision, and for
+        a practice computer: its plays are drawn from the judge's own values, so the judge
+        finds almost none of its mistakes and would call even the beginner World class
+        (docs/decisions.md D170)."""
         average = self.average_error
-        return None if average is None else band_of(average, self.bands)
+        if average is None or self.player.computer:
+            return None
+        return band_of(average, self.bands)
 
     def to_json(self) -> dict[str, Any]:
         average = self.average_error

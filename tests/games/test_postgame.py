@@ -410,3 +410,22 @@ def test_a_review_all_at_1_ply_lists_and_reads_1_plys_bands(weights, finished, a
     for side in sides:
         assert side.band == postgame.band_of(side.average_error, 1)
         assert f'data-review-band="{side.band}"' in page
+
+
+def test_a_practice_computer_has_no_band_as_the_judge_shares_its_values():
+    """D170: the computers' plays are drawn from the judge's own values, so by it even the
+    beginner would read World class; a person's band is read as ever."""
+    from players.models import Player
+
+    computer = postgame.PlayerReview(
+        player=Player(display_name="Computer (beginner)", computer="beginner"),
+        decisions=40,
+        total_error=40 * 0.0247,
+        mistakes=[],
+    )
+    person = postgame.PlayerReview(
+        player=Player(display_name="Alice"), decisions=40, total_error=40 * 0.0247, mistakes=[]
+    )
+    assert computer.band is None and computer.to_json()["band"] is None
+    assert computer.average_error == pytest.approx(0.0247)
+    assert person.band == "world_class"
