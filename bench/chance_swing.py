@@ -67,15 +67,14 @@ def main() -> None:
         for _ in range(args.games):
             positions = self_play_positions(network, variant, rng)
             zero = position_chances(network, variant, positions, DEFAULT_OPTIONS)[:, 0]
-            one = []
-            for position in positions:
+            one = np.empty(len(positions))
+            for index, position in enumerate(positions):
                 start = time.perf_counter()
-                one.append(reply_chances(network, variant, position, DEFAULT_OPTIONS)[0])
+                one[index] = reply_chances(network, variant, position, DEFAULT_OPTIONS)[0]
                 times.append(time.perf_counter() - start)
-            bias.extend(zero - np.array(one))
-            white = [np.array(values) for values in (zero, one)]
-            for depth, values in enumerate(white):
-                on_roll = np.array([position.turn == WHITE for position in positions])
+            bias.extend(zero - one)
+            on_roll = np.array([position.turn == WHITE for position in positions])
+            for depth, values in enumerate((zero, one)):
                 values = np.where(on_roll, values, 1 - values)  # White's P(win)
                 moves[depth].extend(np.abs(np.diff(values)))
                 zigzags[depth].extend(np.abs(values[1:-1] - (values[:-2] + values[2:]) / 2))
